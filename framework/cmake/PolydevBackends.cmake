@@ -1,0 +1,62 @@
+# Resolves POLYDEV_WITH_OPENCL / POLYDEV_WITH_CUDA (AUTO, ON, OFF) into POLYDEV_HAS_OPENCL,
+# POLYDEV_HAS_CUDA and POLYDEV_HAS_CUDA_COMPILER. ON fails the configure step when the dependency is
+# missing, so a CI that asks for a backend can never silently build without it.
+
+function(_polydev_check_choice variable)
+  if(NOT ${variable} MATCHES "^(AUTO|ON|OFF)$")
+    message(FATAL_ERROR "${variable} is '${${variable}}'; expected AUTO, ON or OFF")
+  endif()
+endfunction()
+
+_polydev_check_choice(POLYDEV_WITH_OPENCL)
+_polydev_check_choice(POLYDEV_WITH_CUDA)
+
+set(POLYDEV_HAS_OPENCL OFF)
+if(NOT POLYDEV_WITH_OPENCL STREQUAL "OFF")
+  if(POLYDEV_WITH_OPENCL STREQUAL "ON")
+    find_package(OpenCL 1.2 REQUIRED)
+  else()
+    find_package(OpenCL 1.2 QUIET)
+  endif()
+  if(OpenCL_FOUND)
+    include(CheckIncludeFileCXX)
+    set(CMAKE_REQUIRED_INCLUDES ${OpenCL_INCLUDE_DIRS})
+    set(CMAKE_REQUIRED_LIBRARIES ${OpenCL_LIBRARIES})
+    set(CMAKE_REQUIRED_DEFINITIONS -DCL_HPP_TARGET_OPENCL_VERSION=300
+                                   -DCL_HPP_MINIMUM_OPENCL_VERSION=110)
+    check_include_file_cxx(CL/opencl.hpp POLYDEV_FOUND_OPENCL_HPP)
+    unset(CMAKE_REQUIRED_INCLUDES)
+    unset(CMAKE_REQUIRED_LIBRARIES)
+    unset(CMAKE_REQUIRED_DEFINITIONS)
+    if(POLYDEV_FOUND_OPENCL_HPP)
+      set(POLYDEV_HAS_OPENCL ON)
+    elseif(POLYDEV_WITH_OPENCL STREQUAL "ON")
+      message(FATAL_ERROR "POLYDEV_WITH_OPENCL=ON but the Khronos C++ bindings CL/opencl.hpp were "
+                          "not found (Debian: apt-get install opencl-clhpp-headers)")
+    endif()
+  endif()
+endif()
+
+set(POLYDEV_HAS_CUDA OFF)
+set(POLYDEV_HAS_CUDA_COMPILER OFF)
+if(NOT POLYDEV_WITH_CUDA STREQUAL "OFF")
+  if(POLYDEV_WITH_CUDA STREQUAL "ON")
+    find_package(CUDAToolkit REQUIRED)
+  else()
+    find_package(CUDAToolkit QUIET)
+  endif()
+  if(CUDAToolkit_FOUND)
+    set(POLYDEV_HAS_CUDA ON)
+    # The framework itself needs only the runtime library; nvcc is needed for the kernels of the
+    # tests and examples. Hopper (9.0) is what the GPU machines run; 7.5 is CUDA 13's oldest.
+    include(CheckLanguage)
+    check_language(CUDA)
+    if(CMAKE_CUDA_COMPILER)
+      if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+        set(CMAKE_CUDA_ARCHITECTURES 75 90)
+      endif()
+      enable_language(CUDA)
+      set(POLYDEV_HAS_CUDA_COMPILER ON)
+    endif()
+  endif()
+endif()

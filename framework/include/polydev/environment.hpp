@@ -1,0 +1,14 @@
+#pragma once
+
+/// @file
+/// Reading the environment: one place, so that "set but empty" and "unset" are never confused.
+
+#include <optional>
+#include <string>
+
+namespace polydev {
+
+/// The value of environment variable `name`, or nothing when it is not set (an empty value is set).
+std::optional<std::string> environment_variable(const char* name);
+
+}  // namespace polydev

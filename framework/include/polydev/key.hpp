@@ -1,0 +1,37 @@
+#pragma once
+
+/// @file
+/// Stable device keys. A key names test instances (`OpenCL/Saxpy.Matches/<key>`), CTest resources
+/// and report rows, so it must be the same in every run on the same machine, unique among the
+/// machine's devices (even identical boards) and made of `[a-z0-9_]` only.
+///
+/// Rules:
+/// - OpenCL: `opencl_<platform>_<device>_<where>`. `<platform>` is a short vendor word for known
+///   platforms ("pocl", "nvidia", "intel", "amd", "apple", "rusticl", "clover") and the slug of the
+///   platform name otherwise. `<device>` is the slug of the device name, without a leading repeat of
+///   the platform word. `<where>` is `pci_<bus>_<device>` when the driver reports a PCI address,
+///   otherwise the device's rank among same-named devices of its platform (`0`, `1`, ...), which is
+///   the driver's enumeration order and stable for a given configuration.
+/// - CUDA: `cuda_<device>_<where>`, `<where>` from the PCI address (unaffected by
+///   `CUDA_VISIBLE_DEVICES` or `CUDA_DEVICE_ORDER`).
+/// If two keys still collide (two ICDs of the same platform), the platform index is appended.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace polydev {
+
+/// Lower-cases ASCII letters and digits and turns every run of other characters into one `_`,
+/// without leading or trailing `_`. Returns "unnamed" for text with no letter or digit.
+std::string slug(std::string_view text);
+
+/// Turns a PCI address "dddd:bb:dd.f" (any domain width, hex, case-insensitive) into
+/// `pci_<bus>_<device>`, with the domain in front and the function at the end when not zero.
+/// Returns nothing for text that is not such an address.
+std::optional<std::string> pci_key_suffix(std::string_view pci_bus_id);
+
+/// The short platform word used in OpenCL keys (see the rules above).
+std::string opencl_platform_word(std::string_view platform_name);
+
+}  // namespace polydev

@@ -1,0 +1,34 @@
+#pragma once
+
+// A small streaming JSON writer for the documents polydev prints: strings escaped per RFC 8259,
+// commas placed by the writer so callers cannot produce malformed output.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace polydev::detail {
+
+class JsonWriter {
+ public:
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  JsonWriter& key(std::string_view name);
+  JsonWriter& value(std::string_view text);
+  JsonWriter& value(const char* text) { return value(std::string_view(text)); }
+  JsonWriter& value(std::int64_t number);
+  JsonWriter& value(bool flag);
+  JsonWriter& null();
+  const std::string& text() const { return out_; }
+
+ private:
+  void separate();
+  std::string out_;
+  std::vector<bool> first_in_scope_;
+  bool after_key_ = false;
+};
+
+}  // namespace polydev::detail

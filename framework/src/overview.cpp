@@ -1,0 +1,184 @@
+#include "polydev/overview.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "json_writer.hpp"
+#include "polydev/environment.hpp"
+#include "polydev/error.hpp"
+
+namespace polydev {
+
+Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyopencl_test,
+                       cuda::Inventory cuda, cuda::DeviceSources cuda_sources) {
+  Overview overview;
+  overview.opencl = std::move(opencl);
+  overview.pyopencl_test = std::move(pyopencl_test);
+  overview.cuda = std::move(cuda);
+  overview.cuda_sources = std::move(cuda_sources);
+  try {
+    overview.opencl_selection = opencl::select_test_devices(overview.pyopencl_test, overview.opencl);
+  } catch (const selection_error& failure) {
+    overview.opencl_error = failure.what();
+  }
+  try {
+    overview.cuda_selection = cuda::select_test_devices(overview.cuda_sources, overview.cuda);
+  } catch (const selection_error& failure) {
+    overview.cuda_error = failure.what();
+  }
+  return overview;
+}
+
+const Overview& system_overview() {
+  static const Overview overview =
+      make_overview(opencl::system_inventory(), environment_variable("PYOPENCL_TEST"),
+                    cuda::system_inventory(), cuda::read_device_sources());
+  return overview;
+}
+
+namespace {
+
+std::string selector_text(const Overview& overview) {
+  return overview.pyopencl_test && !overview.pyopencl_test->empty()
+             ? "PYOPENCL_TEST='" + *overview.pyopencl_test + "'"
+             : "PYOPENCL_TEST unset";
+}
+
+std::string mebibytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+void write_opencl_table(const Overview& overview, std::ostringstream& out) {
+  const opencl::Inventory& inventory = overview.opencl;
+  out << "OpenCL: ";
+  if (inventory.platforms.empty()) {
+    out << "unavailable: " << inventory.reason << '\n';
+    return;
+  }
+  out << (inventory.available ? "available" : "unavailable: " + inventory.reason) << "; "
+      << selector_text(overview);
+  if (!overview.opencl_error.empty()) out << "; selection error: " << overview.opencl_error;
+  out << '\n';
+  const auto& selected = overview.opencl_selection ? overview.opencl_selection->devices
+                                                   : std::vector<opencl::DevicePosition>{};
+  for (const opencl::PlatformInfo& platform : inventory.platforms) {
+    out << "  platform " << platform.index << " '" << platform.name << "' (" << platform.vendor
+        << "; " << platform.version << ")\n";
+    if (platform.devices.empty()) out << "    no device: " << platform.devices_error << '\n';
+    for (const opencl::DeviceInfo& device : platform.devices) {
+      const auto it = std::find(selected.begin(), selected.end(),
+                                opencl::DevicePosition{platform.index, device.index});
+      out << "    " << (it != selected.end() ? "[run #" + std::to_string(it - selected.begin() + 1) + "]"
+                                             : std::string("[ skip ]"))
+          << ' ' << device.index << " '" << device.name << "' " << device.type << ", "
+          << device.version << ", driver " << device.driver_version << ", "
+          << device.compute_units << " CUs, " << mebibytes(device.global_memory_bytes)
+          << (device.fp64 ? ", fp64" : "") << "\n             key " << device.key;
+      if (it == selected.end()) {
+        out << "; not selected: "
+            << (overview.opencl_error.empty() ? "not named by " + selector_text(overview)
+                                              : std::string("the selector is invalid"));
+      }
+      out << '\n';
+    }
+  }
+}
+
+void write_cuda_table(const Overview& overview, std::ostringstream& out) {
+  const cuda::Inventory& inventory = overview.cuda;
+  const auto setting = cuda::effective_setting(overview.cuda_sources);
+  const std::string setting_text =
+      setting ? setting->source + "='" + setting->value + "'" : "CUDA_DEVICE unset";
+  out << "CUDA: ";
+  if (!inventory.available) {
+    out << "unavailable: " << inventory.reason;
+  } else {
+    out << "available (driver " << inventory.driver_version << ", runtime "
+        << inventory.runtime_version << "); " << setting_text;
+  }
+  if (!overview.cuda_error.empty()) out << "; selection error: " << overview.cuda_error;
+  out << '\n';
+  const auto& selected =
+      overview.cuda_selection ? overview.cuda_selection->ordinals : std::vector<int>{};
+  for (const cuda::DeviceInfo& device : inventory.devices) {
+    const auto it = std::find(selected.begin(), selected.end(), device.ordinal);
+    out << "    " << (it != selected.end() ? "[run #" + std::to_string(it - selected.begin() + 1) + "]"
+                                           : std::string("[ skip ]"))
+        << ' ' << device.ordinal << " '" << device.name << "' sm_" << device.compute_capability_major
+        << device.compute_capability_minor << ", " << device.multiprocessors << " SMs, "
+        << mebibytes(device.total_memory_bytes) << ", " << device.pci_bus_id << ", " << device.uuid
+        << "\n             key " << device.key;
+    if (it == selected.end()) out << "; not selected by " << setting_text;
+    out << '\n';
+  }
+}
+
+}  // namespace
+
+std::string format_table(const Overview& overview) {
+  std::ostringstream out;
+  write_opencl_table(overview, out);
+  write_cuda_table(overview, out);
+  return out.str();
+}
+
+std::string format_json(const Overview& overview) {
+  detail::JsonWriter json;
+  json.begin_object().key("opencl").begin_object();
+  json.key("available").value(overview.opencl.available).key("reason");
+  overview.opencl.available ? json.null() : json.value(overview.opencl.reason);
+  json.key("platforms").begin_array();
+  for (const opencl::PlatformInfo& platform : overview.opencl.platforms) {
+    json.begin_object()
+        .key("index").value(static_cast<std::int64_t>(platform.index))
+        .key("name").value(platform.name)
+        .key("vendor").value(platform.vendor)
+        .key("version").value(platform.version)
+        .key("devices").begin_array();
+    for (const opencl::DeviceInfo& device : platform.devices) {
+      json.begin_object()
+          .key("index").value(static_cast<std::int64_t>(device.index))
+          .key("name").value(device.name)
+          .key("vendor").value(device.vendor)
+          .key("key").value(device.key)
+          .end_object();
+    }
+    json.end_array().end_object();
+  }
+  json.end_array().key("selected");
+  if (overview.opencl_selection) {
+    json.begin_array();
+    for (const opencl::DevicePosition& position : overview.opencl_selection->devices) {
+      json.begin_array()
+          .value(static_cast<std::int64_t>(position.platform))
+          .value(static_cast<std::int64_t>(position.device))
+          .end_array();
+    }
+    json.end_array();
+  } else {
+    json.null();
+  }
+  json.end_object();
+
+  json.key("cuda").begin_object();
+  json.key("available").value(overview.cuda.available).key("reason");
+  overview.cuda.available ? json.null() : json.value(overview.cuda.reason);
+  json.key("devices").begin_array();
+  for (const cuda::DeviceInfo& device : overview.cuda.devices) {
+    json.begin_object()
+        .key("ordinal").value(static_cast<std::int64_t>(device.ordinal))
+        .key("name").value(device.name)
+        .key("key").value(device.key)
+        .end_object();
+  }
+  json.end_array().key("selected");
+  if (overview.cuda_selection) {
+    json.begin_array();
+    for (int ordinal : overview.cuda_selection->ordinals) json.value(static_cast<std::int64_t>(ordinal));
+    json.end_array();
+  } else {
+    json.null();
+  }
+  json.end_object().end_object();
+  return json.text() + "\n";
+}
+
+}  // namespace polydev
