@@ -7,7 +7,8 @@
 
 namespace polydev::opencl {
 
-cl::Context make_context(const cl::Device& device) {
+cl::Context create_context(const cl::Device& device) {
+  clear_first_arg_caches();
   cl_int status = CL_SUCCESS;
   cl::Context context(device, nullptr, nullptr, nullptr, &status);
   check(status, "clCreateContext");

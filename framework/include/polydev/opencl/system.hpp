@@ -46,7 +46,8 @@ namespace polydev::opencl {
 /// @throws polydev::selection_error, polydev::backend_error
 cl::Context create_some_context();
 
-/// A new context on `device` alone. @throws polydev::backend_error (or out_of_memory)
-cl::Context make_context(const cl::Device& device);
+/// A new context on `device` alone, after clearing the first-argument caches (PyOpenCL's
+/// `ctx_factory()`). @throws polydev::backend_error, polydev::out_of_memory
+cl::Context create_context(const cl::Device& device);
 
 }  // namespace polydev::opencl
