@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what polydev needs from Debian's packages, when something is missing. On machines
+# without a package registry (the GPU machines) it only checks that the tools are there.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ python3 clang-format
+  googletest libgtest-dev libbenchmark-dev libyaml-cpp-dev
+  ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
+)
+
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+  for package in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+    [[ "$status" == "install ok installed" ]] || missing+=("$package")
+  done
+fi
+
+if ((${#missing[@]} > 0)); then
+  if command -v apt-get >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]] &&
+    [[ -z "${POLYDEV_NO_APT:-}" ]] && timeout 60 apt-get update -qq >/dev/null 2>&1; then
+    echo "ci/deps.sh: installing ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    # No registry (or not root): carry on if the tools themselves are present, e.g. a CMake from pip.
+    echo "ci/deps.sh: cannot install ${missing[*]} here; checking that the tools exist"
+  fi
+fi
+
+for tool in cmake ninja c++ clinfo python3; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "ci/deps.sh: '$tool' is missing" >&2; exit 1; }
+done
+for header in /usr/include/CL/opencl.hpp /usr/include/gtest/gtest.h; do
+  [[ -f "$header" ]] || { echo "ci/deps.sh: $header is missing" >&2; exit 1; }
+done

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# What runs on a GPU machine: builds, registers NVIDIA's OpenCL driver next to PoCL, shows the
+# devices, runs the whole suite through CTest, then the device suites with XML reports, and prints
+# the per-device counts. Needs no package registry. Results go to $OUT (or build-gpu/results).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export POLYDEV_BUILD_DIR="${POLYDEV_BUILD_DIR:-build-gpu}"
+export POLYDEV_NO_APT=1
+results="${OUT:-$POLYDEV_BUILD_DIR/results}"
+mkdir -p "$results"
+
+# NVIDIA's OpenCL ICD is installed but not registered: a vendors folder with both drivers.
+vendors="$(mktemp -d)"
+echo "libnvidia-opencl.so.1" >"$vendors/nvidia.icd"
+[[ -f /etc/OpenCL/vendors/pocl.icd ]] && cp /etc/OpenCL/vendors/pocl.icd "$vendors/"
+export OCL_ICD_VENDORS="$vendors"
+
+bash ci/deps.sh
+bash ci/build.sh "$@" 2>&1 | tail -n 3
+source ci/pocl-env.sh
+nvidia-smi -L || true
+
+echo "== polydev devices (POCL_DEVICES='$POCL_DEVICES')"
+"$POLYDEV_BUILD_DIR/framework/polydev" devices | tee "$results/devices.txt"
+"$POLYDEV_BUILD_DIR/framework/polydev" devices --json >"$results/devices.json"
+
+echo "== ctest"
+status=0
+ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error --timeout 300 \
+  --parallel 8 >"$results/ctest.log" 2>&1 || status=1
+tail -n 25 "$results/ctest.log"
+
+echo "== device suites with XML reports"
+for suite in polydev_opencl_tests polydev_cuda_tests polydev_policy_probe; do
+  binary="$POLYDEV_BUILD_DIR/tests/$suite"
+  [[ -x "$binary" ]] || continue
+  "$binary" --gtest_brief=1 --gtest_output="xml:$results/$suite.xml" >"$results/$suite.log" 2>&1 ||
+    { status=1; tail -n 40 "$results/$suite.log"; }
+done
+python3 ci/matrix.py "$results"/*.xml | tee "$results/matrix.txt"
+exit $status

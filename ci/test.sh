@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test through CTest on every PoCL device (and on
+# every CUDA device where there is one).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export POLYDEV_BUILD_DIR="${POLYDEV_BUILD_DIR:-build}"
+
+bash ci/deps.sh
+bash ci/check-format.sh
+bash ci/build.sh
+source ci/pocl-env.sh
+
+echo "== polydev devices (POCL_DEVICES='$POCL_DEVICES')"
+"$POLYDEV_BUILD_DIR/framework/polydev" devices
+
+echo "== ctest"
+ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
+  --parallel "$(nproc)" --timeout 300
