@@ -7,10 +7,33 @@
 
 namespace polydev {
 
+namespace {
+
+// "(R)", "(TM)" and "(C)" carry no information in a key ("Intel(R) Xeon(R)" -> "intel_xeon").
+std::size_t trademark_length(std::string_view text, std::size_t at) {
+  for (std::string_view mark : {"(r)", "(tm)", "(c)"}) {
+    if (text.size() - at < mark.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < mark.size(); ++i) {
+      same = same && std::tolower(static_cast<unsigned char>(text[at + i])) == mark[i];
+    }
+    if (same) return mark.size();
+  }
+  return 0;
+}
+
+}  // namespace
+
 std::string slug(std::string_view text) {
   std::string out;
   bool pending_separator = false;
-  for (char c : text) {
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (const std::size_t skip = trademark_length(text, at)) {
+      at += skip - 1;
+      pending_separator = true;
+      continue;
+    }
+    const char c = text[at];
     const auto u = static_cast<unsigned char>(c);
     if (std::isalnum(u) && u < 128) {
       if (pending_separator && !out.empty()) out += '_';
