@@ -7,8 +7,8 @@ namespace polydev {
 
 namespace {
 
-// A recursive mutex, held while a cache is cleared: a cache cannot be destroyed in the middle of its
-// own clear by another thread, and a value whose destructor unregisters another cache (same
+// A recursive mutex, held while a cache is cleared: a cache cannot be destroyed in the middle of
+// its own clear by another thread, and a value whose destructor unregisters another cache (same
 // thread) does not deadlock.
 struct Registry {
   std::recursive_mutex mutex;
@@ -31,7 +31,8 @@ void clear_scope(CacheScope scope) {
   }
   // Look each one up again: clearing one cache may have unregistered another.
   for (std::size_t handle : handles) {
-    if (auto it = registry().caches.find(handle); it != registry().caches.end()) it->second.second();
+    if (auto it = registry().caches.find(handle); it != registry().caches.end())
+      it->second.second();
   }
 }
 

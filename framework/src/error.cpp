@@ -13,8 +13,8 @@ std::string describe(const std::string& api, long code, const std::string& code_
 }
 }  // namespace
 
-backend_error::backend_error(std::string backend, std::string api, long code,
-                             std::string code_name, const std::string& detail)
+backend_error::backend_error(std::string backend, std::string api, long code, std::string code_name,
+                             const std::string& detail)
     : error(describe(api, code, code_name, detail)),
       backend_(std::move(backend)),
       api_(std::move(api)),

@@ -17,7 +17,8 @@ Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyop
   overview.cuda = std::move(cuda);
   overview.cuda_sources = std::move(cuda_sources);
   try {
-    overview.opencl_selection = opencl::select_test_devices(overview.pyopencl_test, overview.opencl);
+    overview.opencl_selection =
+        opencl::select_test_devices(overview.pyopencl_test, overview.opencl);
   } catch (const selection_error& failure) {
     overview.opencl_error = failure.what();
   }
@@ -66,12 +67,13 @@ void write_opencl_table(const Overview& overview, std::ostringstream& out) {
     for (const opencl::DeviceInfo& device : platform.devices) {
       const auto it = std::find(selected.begin(), selected.end(),
                                 opencl::DevicePosition{platform.index, device.index});
-      out << "    " << (it != selected.end() ? "[run #" + std::to_string(it - selected.begin() + 1) + "]"
-                                             : std::string("[ skip ]"))
+      out << "    "
+          << (it != selected.end() ? "[run #" + std::to_string(it - selected.begin() + 1) + "]"
+                                   : std::string("[ skip ]"))
           << ' ' << device.index << " '" << device.name << "' " << device.type << ", "
-          << device.version << ", driver " << device.driver_version << ", "
-          << device.compute_units << " CUs, " << mebibytes(device.global_memory_bytes)
-          << (device.fp64 ? ", fp64" : "") << "\n             key " << device.key;
+          << device.version << ", driver " << device.driver_version << ", " << device.compute_units
+          << " CUs, " << mebibytes(device.global_memory_bytes) << (device.fp64 ? ", fp64" : "")
+          << "\n             key " << device.key;
       if (it == selected.end()) {
         out << "; not selected: "
             << (overview.opencl_error.empty() ? "not named by " + selector_text(overview)
@@ -100,12 +102,13 @@ void write_cuda_table(const Overview& overview, std::ostringstream& out) {
       overview.cuda_selection ? overview.cuda_selection->ordinals : std::vector<int>{};
   for (const cuda::DeviceInfo& device : inventory.devices) {
     const auto it = std::find(selected.begin(), selected.end(), device.ordinal);
-    out << "    " << (it != selected.end() ? "[run #" + std::to_string(it - selected.begin() + 1) + "]"
-                                           : std::string("[ skip ]"))
-        << ' ' << device.ordinal << " '" << device.name << "' sm_" << device.compute_capability_major
-        << device.compute_capability_minor << ", " << device.multiprocessors << " SMs, "
-        << mebibytes(device.total_memory_bytes) << ", " << device.pci_bus_id << ", " << device.uuid
-        << "\n             key " << device.key;
+    out << "    "
+        << (it != selected.end() ? "[run #" + std::to_string(it - selected.begin() + 1) + "]"
+                                 : std::string("[ skip ]"))
+        << ' ' << device.ordinal << " '" << device.name << "' sm_"
+        << device.compute_capability_major << device.compute_capability_minor << ", "
+        << device.multiprocessors << " SMs, " << mebibytes(device.total_memory_bytes) << ", "
+        << device.pci_bus_id << ", " << device.uuid << "\n             key " << device.key;
     if (it == selected.end()) out << "; not selected by " << setting_text;
     out << '\n';
   }
@@ -128,17 +131,26 @@ std::string format_json(const Overview& overview) {
   json.key("platforms").begin_array();
   for (const opencl::PlatformInfo& platform : overview.opencl.platforms) {
     json.begin_object()
-        .key("index").value(static_cast<std::int64_t>(platform.index))
-        .key("name").value(platform.name)
-        .key("vendor").value(platform.vendor)
-        .key("version").value(platform.version)
-        .key("devices").begin_array();
+        .key("index")
+        .value(static_cast<std::int64_t>(platform.index))
+        .key("name")
+        .value(platform.name)
+        .key("vendor")
+        .value(platform.vendor)
+        .key("version")
+        .value(platform.version)
+        .key("devices")
+        .begin_array();
     for (const opencl::DeviceInfo& device : platform.devices) {
       json.begin_object()
-          .key("index").value(static_cast<std::int64_t>(device.index))
-          .key("name").value(device.name)
-          .key("vendor").value(device.vendor)
-          .key("key").value(device.key)
+          .key("index")
+          .value(static_cast<std::int64_t>(device.index))
+          .key("name")
+          .value(device.name)
+          .key("vendor")
+          .value(device.vendor)
+          .key("key")
+          .value(device.key)
           .end_object();
     }
     json.end_array().end_object();
@@ -164,15 +176,19 @@ std::string format_json(const Overview& overview) {
   json.key("devices").begin_array();
   for (const cuda::DeviceInfo& device : overview.cuda.devices) {
     json.begin_object()
-        .key("ordinal").value(static_cast<std::int64_t>(device.ordinal))
-        .key("name").value(device.name)
-        .key("key").value(device.key)
+        .key("ordinal")
+        .value(static_cast<std::int64_t>(device.ordinal))
+        .key("name")
+        .value(device.name)
+        .key("key")
+        .value(device.key)
         .end_object();
   }
   json.end_array().key("selected");
   if (overview.cuda_selection) {
     json.begin_array();
-    for (int ordinal : overview.cuda_selection->ordinals) json.value(static_cast<std::int64_t>(ordinal));
+    for (int ordinal : overview.cuda_selection->ordinals)
+      json.value(static_cast<std::int64_t>(ordinal));
     json.end_array();
   } else {
     json.null();

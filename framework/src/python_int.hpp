@@ -1,7 +1,7 @@
 #pragma once
 
-// Python's int(text) for base 10, which is how PyOpenCL and PyCUDA decide whether a selector item is
-// an index: surrounding whitespace, one sign, and single '_' between digits are accepted. Values
+// Python's int(text) for base 10, which is how PyOpenCL and PyCUDA decide whether a selector item
+// is an index: surrounding whitespace, one sign, and single '_' between digits are accepted. Values
 // beyond the range of long long saturate (they are out of range as indices anyway). Non-ASCII
 // digits, which Python also accepts, are not.
 

@@ -24,7 +24,8 @@ int usage_error(const std::string& message) {
 int devices(bool json) {
   const polydev::Overview& overview = polydev::system_overview();
   const auto print_warnings = [](const std::vector<std::string>& warnings) {
-    for (const std::string& warning : warnings) std::cerr << "polydev: warning: " << warning << '\n';
+    for (const std::string& warning : warnings)
+      std::cerr << "polydev: warning: " << warning << '\n';
   };
   if (overview.opencl_selection) print_warnings(overview.opencl_selection->warnings);
   if (overview.cuda_selection) print_warnings(overview.cuda_selection->warnings);

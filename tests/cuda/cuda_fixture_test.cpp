@@ -1,8 +1,8 @@
 // A real kernel on every selected CUDA device through the CUDA fixture; skipped with the reason
 // on machines without a CUDA device.
 #include <cuda_runtime_api.h>
-#include <polydev/gtest.hpp>
 
+#include <polydev/gtest.hpp>
 #include <vector>
 
 #include "polydev/caches.hpp"

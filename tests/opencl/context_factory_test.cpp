@@ -1,7 +1,6 @@
 // The fixture's context factory: a fresh context each call, first-argument caches cleared.
-#include <polydev/gtest.hpp>
-
 #include <memory>
+#include <polydev/gtest.hpp>
 
 #include "polydev/caches.hpp"
 
@@ -19,7 +18,8 @@ TEST_P(ContextFactory, ClearsFirstArgumentCachesAndReleasesTheirContexts) {
   polydev::KeyedCache<cl_context, std::shared_ptr<cl::Context>> programs(
       polydev::CacheScope::first_argument);
   cl::Context context = make_context();
-  auto cached = programs.get_or_compute(context(), [&] { return std::make_shared<cl::Context>(context); });
+  auto cached =
+      programs.get_or_compute(context(), [&] { return std::make_shared<cl::Context>(context); });
   std::weak_ptr<cl::Context> watch = cached;
   cached.reset();
   ASSERT_EQ(programs.size(), 1u);

@@ -1,11 +1,12 @@
 // The live OpenCL inventory on this machine's drivers (PoCL in CI, with several devices).
+#include "polydev/opencl/inventory.hpp"
+
 #include <gtest/gtest.h>
 
 #include <regex>
 #include <set>
 
 #include "polydev/environment.hpp"
-#include "polydev/opencl/inventory.hpp"
 #include "polydev/opencl/system.hpp"
 
 namespace {

@@ -1,6 +1,5 @@
 // A real kernel on every selected OpenCL device, through the fixture's context factory.
 #include <polydev/gtest.hpp>
-
 #include <string>
 #include <vector>
 
@@ -34,8 +33,10 @@ TEST_P(Saxpy, MatchesHostResult) {
     FAIL() << "build failed on " << descriptor().device.name << ":\n"
            << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device());
   }
-  cl::Buffer x_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float), x.data());
-  cl::Buffer y_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), y.data());
+  cl::Buffer x_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                      x.data());
+  cl::Buffer y_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                      y.data());
   cl::Kernel kernel(program, "saxpy");
   kernel.setArg(0, 2.0f);
   kernel.setArg(1, x_buffer);

@@ -8,8 +8,8 @@
 /// Rules:
 /// - OpenCL: `opencl_<platform>_<device>_<where>`. `<platform>` is a short vendor word for known
 ///   platforms ("pocl", "nvidia", "intel", "amd", "apple", "rusticl", "clover") and the slug of the
-///   platform name otherwise. `<device>` is the slug of the device name, without a leading repeat of
-///   the platform word. `<where>` is `pci_<bus>_<device>` when the driver reports a PCI address,
+///   platform name otherwise. `<device>` is the slug of the device name, without a leading repeat
+///   of the platform word. `<where>` is `pci_<bus>_<device>` when the driver reports a PCI address,
 ///   otherwise the device's rank among the devices of its platform with the same `<device>` word
 ///   (`0`, `1`, ...), which is the driver's enumeration order and stable for a given configuration.
 /// - CUDA: `cuda_<device>_<where>`, `<where>` from the PCI address (unaffected by
@@ -24,7 +24,8 @@
 namespace polydev {
 
 /// Lower-cases ASCII letters and digits, drops trademark marks ("(R)", "(TM)", "(C)") and turns
-/// every run of other characters into one `_`, without leading or trailing `_`. Returns "unnamed" for text with no letter or digit.
+/// every run of other characters into one `_`, without leading or trailing `_`. Returns "unnamed"
+/// for text with no letter or digit.
 std::string slug(std::string_view text);
 
 /// Turns a PCI address "dddd:bb:dd.f" (any domain width, hex, case-insensitive) into

@@ -18,9 +18,9 @@ namespace polydev {
 /// thrown, so that the table can still show what exists.
 struct Overview {
   opencl::Inventory opencl;
-  std::optional<std::string> pyopencl_test;      ///< the selector's text, when set
+  std::optional<std::string> pyopencl_test;           ///< the selector's text, when set
   std::optional<opencl::Selection> opencl_selection;  ///< empty when the selector is invalid
-  std::string opencl_error;                      ///< the selector's error, if any
+  std::string opencl_error;                           ///< the selector's error, if any
 
   cuda::Inventory cuda;
   cuda::DeviceSources cuda_sources;

@@ -21,7 +21,8 @@ ContextChoice make_default_context(const DeviceSources& sources, const Inventory
       make(device.ordinal);
       return {device.ordinal, "first device on which a context could be made"};
     } catch (const error& failure) {
-      failures += "; " + std::to_string(device.ordinal) + " '" + device.name + "': " + failure.what();
+      failures +=
+          "; " + std::to_string(device.ordinal) + " '" + device.name + "': " + failure.what();
     }
   }
   throw error("make_default_context could not make a context on any of the " +

@@ -1,8 +1,9 @@
 // Pure functions over CUDA inventories: stable keys. No driver calls here.
+#include "polydev/cuda/inventory.hpp"
+
 #include <map>
 #include <string>
 
-#include "polydev/cuda/inventory.hpp"
 #include "polydev/key.hpp"
 
 namespace polydev::cuda {

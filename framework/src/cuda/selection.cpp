@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "python_int.hpp"
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
+#include "python_int.hpp"
 
 namespace polydev::cuda {
 
@@ -44,12 +44,15 @@ std::string valid_range(const Inventory& inventory) {
 std::vector<int> parse_ordinals(const DeviceSetting& setting, const Inventory& inventory,
                                 std::vector<std::string>& warnings) {
   if (!inventory.available || inventory.devices.empty()) {
-    throw selection_error(describe_source(setting) + " selects a CUDA device, but CUDA is "
-                          "unavailable: " + inventory.reason);
+    throw selection_error(describe_source(setting) +
+                          " selects a CUDA device, but CUDA is "
+                          "unavailable: " +
+                          inventory.reason);
   }
   if (setting.value.empty()) {
     throw selection_error(describe_source(setting) + " is empty; expected " +
-                          valid_range(inventory) + " (or a ',' list of them for tests), or no "
+                          valid_range(inventory) +
+                          " (or a ',' list of them for tests), or no "
                           "setting at all to use every device");
   }
   std::vector<int> ordinals;
@@ -59,13 +62,15 @@ std::vector<int> parse_ordinals(const DeviceSetting& setting, const Inventory& i
     const std::string item = setting.value.substr(start, end - start);
     const auto value = detail::parse_python_int(item);
     if (!value) {
-      throw selection_error(describe_source(setting) + ": '" + item + "' is not a device ordinal; "
-                            "expected " + valid_range(inventory) + " (or a ',' list of them)");
+      throw selection_error(describe_source(setting) + ": '" + item +
+                            "' is not a device ordinal; "
+                            "expected " +
+                            valid_range(inventory) + " (or a ',' list of them)");
     }
     if (*value < 0 || *value >= static_cast<long long>(inventory.devices.size())) {
-      throw selection_error(describe_source(setting) + ": device ordinal " + std::to_string(*value) +
-                            " out of range; expected " + valid_range(inventory) + "; " +
-                            list_devices(inventory));
+      throw selection_error(describe_source(setting) + ": device ordinal " +
+                            std::to_string(*value) + " out of range; expected " +
+                            valid_range(inventory) + "; " + list_devices(inventory));
     }
     const int ordinal = static_cast<int>(*value);
     if (std::find(ordinals.begin(), ordinals.end(), ordinal) != ordinals.end()) {
@@ -122,8 +127,10 @@ std::optional<int> default_ordinal(const DeviceSources& sources, const Inventory
   std::vector<std::string> ignored;
   const auto ordinals = parse_ordinals(*setting, inventory, ignored);
   if (setting->value.find(',') != std::string::npos) {
-    throw selection_error(describe_source(*setting) + " lists several devices; a default context "
-                          "needs one: " + valid_range(inventory));
+    throw selection_error(describe_source(*setting) +
+                          " lists several devices; a default context "
+                          "needs one: " +
+                          valid_range(inventory));
   }
   return ordinals.front();
 }

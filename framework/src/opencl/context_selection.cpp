@@ -20,17 +20,17 @@ std::deque<std::string> split_answers(const std::string& text, char separator) {
   std::size_t start = 0;
   while (true) {
     const std::size_t end = text.find(separator, start);
-    answers.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    answers.push_back(
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start));
     if (end == std::string::npos) return answers;
     start = end + 1;
   }
 }
 
 bool contains_ignoring_case(const std::string& haystack, const std::string& needle) {
-  const auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-                              [](unsigned char a, unsigned char b) {
-                                return std::tolower(a) == std::tolower(b);
-                              });
+  const auto it = std::search(
+      haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+      [](unsigned char a, unsigned char b) { return std::tolower(a) == std::tolower(b); });
   return it != haystack.end();
 }
 
@@ -47,7 +47,8 @@ class ContextChooser {
       : spec_(std::move(spec)), inventory_(inventory), answers_(split_answers(spec_, ':')) {}
 
   Selection choose() {
-    if (inventory_.platforms.empty()) fail("there is no OpenCL platform (" + inventory_.reason + ")");
+    if (inventory_.platforms.empty())
+      fail("there is no OpenCL platform (" + inventory_.reason + ")");
     const PlatformInfo& platform = inventory_.platforms[choose_platform(next_answer())];
     if (platform.devices.empty()) fail("no devices found: " + detail::list_devices(platform));
 

@@ -11,7 +11,8 @@ namespace polydev::opencl {
 
 namespace {
 
-// cl_khr_pci_bus_info and cl_nv_device_attribute_query, spelled out because older headers lack them.
+// cl_khr_pci_bus_info and cl_nv_device_attribute_query, spelled out because older headers lack
+// them.
 constexpr cl_device_info kPciBusInfoKhr = 0x410F;
 constexpr cl_device_info kPciBusIdNv = 0x4008;
 constexpr cl_device_info kPciSlotIdNv = 0x4009;
@@ -20,8 +21,8 @@ constexpr cl_device_info kPciDomainIdNv = 0x400A;
 std::string trimmed(std::string text) {
   const auto is_space = [](unsigned char c) { return c == '\0' || std::isspace(c); };
   while (!text.empty() && is_space(static_cast<unsigned char>(text.back()))) text.pop_back();
-  const auto first = std::find_if_not(text.begin(), text.end(),
-                                      [&](char c) { return is_space(static_cast<unsigned char>(c)); });
+  const auto first = std::find_if_not(
+      text.begin(), text.end(), [&](char c) { return is_space(static_cast<unsigned char>(c)); });
   return std::string(first, text.end());
 }
 
@@ -108,7 +109,8 @@ DeviceInfo describe_device(const cl::Device& device, std::size_t index) {
               device_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
   // The SVM query is an error before OpenCL 2.0, and 3.0 drivers may legitimately report 0.
   if (version_number(info.version) >= 200) {
-    info.svm_capabilities = device_value<cl_device_svm_capabilities>(device, CL_DEVICE_SVM_CAPABILITIES);
+    info.svm_capabilities =
+        device_value<cl_device_svm_capabilities>(device, CL_DEVICE_SVM_CAPABILITIES);
   }
   info.pci_bus_id = pci_bus_id(device, info.extensions);
   return info;

@@ -1,9 +1,10 @@
+#include "polydev/opencl/system.hpp"
+
 #include <iostream>
 
 #include "polydev/caches.hpp"
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/selection.hpp"
-#include "polydev/opencl/system.hpp"
 
 namespace polydev::opencl {
 
@@ -20,7 +21,8 @@ cl::Context create_some_context() {
   const Selection selection = choose_devices_from_environment(system.inventory());
   for (const std::string& warning : selection.warnings) std::cerr << "polydev: " << warning << '\n';
   std::vector<cl::Device> devices;
-  for (const DevicePosition& position : selection.devices) devices.push_back(system.device(position));
+  for (const DevicePosition& position : selection.devices)
+    devices.push_back(system.device(position));
   clear_first_arg_caches();
   cl_int status = CL_SUCCESS;
   cl::Context context(devices, nullptr, nullptr, nullptr, &status);

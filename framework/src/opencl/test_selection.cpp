@@ -65,8 +65,8 @@ class TestSpecParser {
     for (std::size_t i = 0; i < entries.size(); ++i) parse_entry(i + 1, entries[i]);
     if (selection_.devices.empty()) {
       std::string message = "PYOPENCL_TEST '" + std::string(spec_) + "' selects no device: ";
-      message += inventory_.platforms.empty() ? inventory_.reason
-                                              : detail::list_platforms(inventory_);
+      message +=
+          inventory_.platforms.empty() ? inventory_.reason : detail::list_platforms(inventory_);
       throw selection_error(message);
     }
     return std::move(selection_);
@@ -88,14 +88,17 @@ class TestSpecParser {
     entry_ = entry;
     const auto parts = split(entry, ':');
     if (parts.size() > 2) {
-      fail("more than one ':'; an entry is PLATFORM or PLATFORM:DEVICE[,DEVICE...] and entries are "
-           "separated by ';'");
+      fail(
+          "more than one ':'; an entry is PLATFORM or PLATFORM:DEVICE[,DEVICE...] and entries are "
+          "separated by ';'");
     }
     if (parts.size() == 1 && entry.find('=') != std::string_view::npos) {
       std::string suggestion(entry);
       suggestion[suggestion.find('=')] = ':';
-      fail("'=' is not a separator; PYOPENCL_TEST separates the platform from its devices with "
-           "':' (did you mean '" + suggestion + "'?)");
+      fail(
+          "'=' is not a separator; PYOPENCL_TEST separates the platform from its devices with "
+          "':' (did you mean '" +
+          suggestion + "'?)");
     }
     if (inventory_.platforms.empty()) fail("there is no OpenCL platform: " + inventory_.reason);
 

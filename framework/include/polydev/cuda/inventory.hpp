@@ -14,15 +14,15 @@ namespace polydev::cuda {
 
 /// One CUDA device.
 struct DeviceInfo {
-  int ordinal = 0;                 ///< runtime ordinal (after `CUDA_VISIBLE_DEVICES`)
-  std::string name;                ///< e.g. "NVIDIA H200"
+  int ordinal = 0;   ///< runtime ordinal (after `CUDA_VISIBLE_DEVICES`)
+  std::string name;  ///< e.g. "NVIDIA H200"
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
-  std::string uuid;                ///< "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
-  std::string pci_bus_id;          ///< "dddd:bb:dd.f"
+  std::string uuid;        ///< "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+  std::string pci_bus_id;  ///< "dddd:bb:dd.f"
   std::uint64_t total_memory_bytes = 0;
   int multiprocessors = 0;
-  std::string key;                 ///< stable `[a-z0-9_]` name (see key.hpp)
+  std::string key;  ///< stable `[a-z0-9_]` name (see key.hpp)
 };
 
 /// Every device the runtime reports. `available` is false when the runtime cannot load a driver or

@@ -44,9 +44,9 @@ struct Selection {
 };
 
 /// The setting as one ordinal or a `,` list of ordinals (each once; a repeat warns), or every
-/// device when nothing is set. A value that is not a list of integers, an ordinal out of range, or a
-/// setting present while CUDA has no device throws `polydev::selection_error` naming the source and
-/// the valid range.
+/// device when nothing is set. A value that is not a list of integers, an ordinal out of range, or
+/// a setting present while CUDA has no device throws `polydev::selection_error` naming the source
+/// and the valid range.
 Selection select_test_devices(const DeviceSources& sources, const Inventory& inventory);
 
 /// `make_default_context`'s reading of the setting: one ordinal, or nothing when no setting exists

@@ -1,9 +1,9 @@
 #pragma once
 
 /// @file
-/// The OpenCL inventory as plain values: what the ICD loader reports, copied out of the driver once.
-/// Selection (`polydev/opencl/selection.hpp`) is a pure function over these values, so it can be
-/// tested and fuzzed on synthetic inventories without any driver.
+/// The OpenCL inventory as plain values: what the ICD loader reports, copied out of the driver
+/// once. Selection (`polydev/opencl/selection.hpp`) is a pure function over these values, so it can
+/// be tested and fuzzed on synthetic inventories without any driver.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,8 +13,8 @@
 
 namespace polydev::opencl {
 
-/// Bits of `CL_DEVICE_SVM_CAPABILITIES` (OpenCL 2.0), kept as plain numbers so that this header does
-/// not need the OpenCL headers.
+/// Bits of `CL_DEVICE_SVM_CAPABILITIES` (OpenCL 2.0), kept as plain numbers so that this header
+/// does not need the OpenCL headers.
 enum svm_capability : std::uint64_t {
   svm_coarse_grain_buffer = 1u << 0,
   svm_fine_grain_buffer = 1u << 1,
@@ -24,21 +24,21 @@ enum svm_capability : std::uint64_t {
 
 /// One OpenCL device, as its driver describes it.
 struct DeviceInfo {
-  std::size_t index = 0;        ///< position in its platform's `clGetDeviceIDs(CL_DEVICE_TYPE_ALL)`
-  std::string name;             ///< `CL_DEVICE_NAME`, trimmed
-  std::string vendor;           ///< `CL_DEVICE_VENDOR`, trimmed
-  std::string type;             ///< "cpu", "gpu", "accelerator", "custom" or "default"
-  std::string version;          ///< `CL_DEVICE_VERSION`, e.g. "OpenCL 3.0 PoCL ..."
-  std::string driver_version;   ///< `CL_DRIVER_VERSION`
+  std::size_t index = 0;       ///< position in its platform's `clGetDeviceIDs(CL_DEVICE_TYPE_ALL)`
+  std::string name;            ///< `CL_DEVICE_NAME`, trimmed
+  std::string vendor;          ///< `CL_DEVICE_VENDOR`, trimmed
+  std::string type;            ///< "cpu", "gpu", "accelerator", "custom" or "default"
+  std::string version;         ///< `CL_DEVICE_VERSION`, e.g. "OpenCL 3.0 PoCL ..."
+  std::string driver_version;  ///< `CL_DRIVER_VERSION`
   std::uint32_t compute_units = 0;
   std::uint64_t global_memory_bytes = 0;
   std::uint64_t local_memory_bytes = 0;
   std::size_t max_work_group_size = 0;
-  bool fp64 = false;            ///< double precision supported (fp config or `cl_khr_fp64`)
+  bool fp64 = false;                   ///< double precision supported (fp config or `cl_khr_fp64`)
   std::uint64_t svm_capabilities = 0;  ///< `svm_capability` bits; 0 before OpenCL 2.0
-  std::string extensions;       ///< `CL_DEVICE_EXTENSIONS`
+  std::string extensions;              ///< `CL_DEVICE_EXTENSIONS`
   std::optional<std::string> pci_bus_id;  ///< "dddd:bb:dd.f" when the driver reports it
-  std::string key;              ///< stable `[a-z0-9_]` name, unique on this machine (see key.hpp)
+  std::string key;  ///< stable `[a-z0-9_]` name, unique on this machine (see key.hpp)
 };
 
 /// One OpenCL platform and its devices.

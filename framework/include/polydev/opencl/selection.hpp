@@ -25,9 +25,9 @@ struct Selection {
 ///
 /// Unset or empty: every device of every platform, platforms in ICD order. Otherwise entries
 /// separated by `;`, each `PLATFORM` (all its devices) or `PLATFORM:DEVICE[,DEVICE...]`. An
-/// identifier that Python's `int()` accepts (spaces, sign, `_` between digits) is an index, negative
-/// counting from the end; anything else is a case-insensitive substring of `name + " " + vendor`,
-/// the first match winning. Devices keep the order written.
+/// identifier that Python's `int()` accepts (spaces, sign, `_` between digits) is an index,
+/// negative counting from the end; anything else is a case-insensitive substring of `name + " " +
+/// vendor`, the first match winning. Devices keep the order written.
 ///
 /// Stricter than PyOpenCL: an index out of range, an identifier that matches nothing, `=` used in
 /// place of `:`, two `:` in one entry, or a set selector that ends up with no device at all throw
@@ -42,8 +42,9 @@ Selection select_test_devices(const std::optional<std::string>& pyopencl_test,
 ///
 /// If `pyopencl_test` is set, even to "", it wins: the first device it selects. Otherwise
 /// `pyopencl_ctx` is split on `:` into answers. Platform answer: empty = 0, an index within range,
-/// else a case-insensitive substring of the platform *name*, the *last* match winning. Device answer
-/// (skipped when the platform has one device and no answer is left): empty = first device, else a
+/// else a case-insensitive substring of the platform *name*, the *last* match winning. Device
+/// answer (skipped when the platform has one device and no answer is left): empty = first device,
+/// else a
 /// `,` list of indices within range or substrings of the device *name*, the first match winning.
 /// Answers left over are an error.
 ///

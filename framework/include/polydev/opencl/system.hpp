@@ -41,8 +41,8 @@ class System {
 namespace polydev::opencl {
 
 /// PyOpenCL's `create_some_context(interactive=False)`: a context on the device(s) that
-/// `PYOPENCL_TEST` / `PYOPENCL_CTX` choose (see `choose_devices`), after clearing the first-argument
-/// caches. Warnings of the selection are printed on stderr.
+/// `PYOPENCL_TEST` / `PYOPENCL_CTX` choose (see `choose_devices`), after clearing the
+/// first-argument caches. Warnings of the selection are printed on stderr.
 /// @throws polydev::selection_error, polydev::backend_error
 cl::Context create_some_context();
 
