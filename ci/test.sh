@@ -16,3 +16,11 @@ echo "== polydev devices (POCL_DEVICES='$POCL_DEVICES')"
 echo "== ctest"
 ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
   --parallel "$(nproc)" --timeout 300
+
+echo "== the same suite under AddressSanitizer and UndefinedBehaviorSanitizer"
+bash ci/sanitize.sh
+
+echo "== a build without the OpenCL and CUDA backends: their suites skip with the reason"
+POLYDEV_BUILD_DIR=build-nobackend bash ci/build.sh -DPOLYDEV_WITH_OPENCL=OFF -DPOLYDEV_WITH_CUDA=OFF \
+  >/dev/null
+ctest --test-dir build-nobackend --output-on-failure --no-tests=error --parallel "$(nproc)"

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds polydev with AddressSanitizer and UndefinedBehaviorSanitizer and runs the whole suite on
+# several PoCL devices. Any report fails the run (-fno-sanitize-recover); third-party leaks are
+# suppressed in ci/sanitizers/lsan.supp, each with its reason.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export POLYDEV_BUILD_DIR="${POLYDEV_SANITIZE_BUILD_DIR:-build-asan}"
+flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+# The .cu launcher of the CUDA tests is compiled by nvcc without sanitizers; everything else is.
+bash ci/build.sh -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+source ci/pocl-env.sh
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$PWD/ci/sanitizers/lsan.supp:print_suppressions=0"
+ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
+  --parallel "$(nproc)" --timeout 600
