@@ -1,0 +1,333 @@
+#pragma once
+
+/// @file
+/// The one pool algorithm behind every polydev pool (OpenCL buffers, OpenCL SVM, CUDA device and
+/// page-locked memory): PyOpenCL's and PyCUDA's `memory_pool`, made thread-safe.
+///
+/// An *allocator* provides the memory. It is a copyable type with
+/// - `using block_type = ...;` a cheap handle to one allocation (a `cl_mem`, a pointer, ...);
+/// - `block_type allocate(std::size_t bytes);` which throws `polydev::out_of_memory` when memory is
+///   short (the pool then frees what it holds and retries) and anything else for other failures
+///   (passed through unchanged);
+/// - `void free(block_type block) noexcept;`
+/// - optionally `void hand_out_existing_block(block_type& block);`, called when a held block is
+///   handed out again (SVM uses it to order the reuse after the block's previous queue).
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "polydev/error.hpp"
+#include "polydev/pools/bins.hpp"
+
+namespace polydev::pools {
+
+/// Counters of a pool, read together under its lock.
+struct PoolCounters {
+  std::size_t held_blocks = 0;    ///< blocks kept for reuse
+  std::size_t active_blocks = 0;  ///< blocks handed out and not yet returned
+  std::size_t managed_bytes = 0;  ///< bytes of every block the pool owns (held or active), rounded
+  std::size_t active_bytes = 0;   ///< bytes requested by the active blocks, not rounded
+};
+
+namespace detail {
+
+template <typename Allocator, typename Block, typename = void>
+struct has_hand_out_hook : std::false_type {};
+template <typename Allocator, typename Block>
+struct has_hand_out_hook<Allocator, Block,
+                         std::void_t<decltype(std::declval<Allocator&>().hand_out_existing_block(
+                             std::declval<Block&>()))>> : std::true_type {};
+
+// Free blocks per bin. Small bin numbers (every bin of the default scheme) index a flat table, so
+// the hot path is one vector access; larger ones (fine schemes) go through a hash map.
+template <typename Block>
+class BinTable {
+ public:
+  static constexpr std::uint32_t flat_bins = 4096;
+
+  std::vector<Block>& operator[](std::uint32_t bin) {
+    if (bin < flat_bins) {
+      if (bin >= flat_.size()) flat_.resize(bin + 1);
+      return flat_[bin];
+    }
+    return overflow_[bin];
+  }
+
+  /// The highest bin that holds a block, or false when none does.
+  bool highest_nonempty(std::uint32_t& bin) const {
+    bool found = false;
+    for (const auto& [number, blocks] : overflow_) {
+      if (!blocks.empty() && (!found || number > bin)) {
+        bin = number;
+        found = true;
+      }
+    }
+    if (found) return true;
+    for (std::size_t i = flat_.size(); i-- > 0;) {
+      if (!flat_[i].empty()) {
+        bin = static_cast<std::uint32_t>(i);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  template <typename Visit>
+  void for_each_bin(Visit&& visit) {
+    for (std::size_t i = 0; i < flat_.size(); ++i) visit(static_cast<std::uint32_t>(i), flat_[i]);
+    for (auto& [number, blocks] : overflow_) visit(number, blocks);
+  }
+
+ private:
+  std::vector<std::vector<Block>> flat_;
+  std::unordered_map<std::uint32_t, std::vector<Block>> overflow_;
+};
+
+}  // namespace detail
+
+/// The shared state of one pool. Pools and the blocks they hand out hold it through a
+/// `std::shared_ptr`, so a block that outlives its pool object is still returned safely (and then
+/// freed, as nothing can reuse it).
+template <typename Allocator>
+class PoolCore {
+ public:
+  using block_type = typename Allocator::block_type;
+
+  PoolCore(Allocator allocator, unsigned leading_bits_in_bin_id)
+      : allocator_(std::move(allocator)), bins_scheme_(leading_bits_in_bin_id) {}
+
+  PoolCore(const PoolCore&) = delete;
+  PoolCore& operator=(const PoolCore&) = delete;
+
+  ~PoolCore() { free_held(); }
+
+  /// A block of at least `size` bytes (exactly `alloc_size(bin_number(size))`): the most recently
+  /// returned block of the same bin, or a new one. On out-of-memory, frees held blocks one at a
+  /// time, largest first, retrying after each, then throws `polydev::out_of_memory` with the
+  /// request and the counters.
+  block_type allocate(std::size_t size) {
+    const std::uint32_t bin = bins_scheme_.bin_number(size);
+    if (auto reused = take_held(bin, size)) return hand_out(std::move(*reused));
+    const std::size_t bytes = bins_scheme_.alloc_size(bin);
+    while (true) {
+      try {
+        block_type block = allocator_.allocate(bytes);
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++counters_.active_blocks;
+        counters_.managed_bytes += bytes;
+        counters_.active_bytes += size;
+        return block;
+      } catch (const out_of_memory& failure) {
+        // Another thread may have returned a block of this bin meanwhile.
+        if (auto reused = take_held(bin, size)) return hand_out(std::move(*reused));
+        if (!free_largest_held()) throw_out_of_memory(size, bytes, failure);
+      }
+    }
+  }
+
+  /// Returns a block handed out for a request of `size` bytes. Never throws.
+  void free(block_type block, std::size_t size) noexcept {
+    const std::uint32_t bin = bins_scheme_.bin_number(size);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --counters_.active_blocks;
+      counters_.active_bytes -= size;
+      if (holding_) {
+        bins_[bin].push_back(std::move(block));
+        ++counters_.held_blocks;
+        return;
+      }
+      counters_.managed_bytes -= bins_scheme_.alloc_size(bin);
+    }
+    allocator_.free(std::move(block));
+  }
+
+  /// Frees every held block. Active blocks are not affected.
+  void free_held() noexcept {
+    std::vector<block_type> released;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      bins_.for_each_bin([&](std::uint32_t bin, std::vector<block_type>& blocks) {
+        counters_.managed_bytes -= blocks.size() * bins_scheme_.alloc_size(bin);
+        counters_.held_blocks -= blocks.size();
+        for (auto& block : blocks) released.push_back(std::move(block));
+        blocks.clear();
+      });
+    }
+    for (auto& block : released) allocator_.free(std::move(block));
+  }
+
+  /// Frees every held block and, from now on, every returned block. Irreversible.
+  void stop_holding() noexcept {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      holding_ = false;
+    }
+    free_held();
+  }
+
+  PoolCounters counters() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return counters_;
+  }
+
+  const BinScheme& bins() const noexcept { return bins_scheme_; }
+  const Allocator& allocator() const noexcept { return allocator_; }
+
+ private:
+  std::optional<block_type> take_held(std::uint32_t bin, std::size_t size) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<block_type>& blocks = bins_[bin];
+    if (blocks.empty()) return std::nullopt;
+    std::optional<block_type> block(std::move(blocks.back()));
+    blocks.pop_back();
+    --counters_.held_blocks;
+    ++counters_.active_blocks;
+    counters_.active_bytes += size;
+    return block;
+  }
+
+  block_type hand_out(block_type block) {
+    if constexpr (detail::has_hand_out_hook<Allocator, block_type>::value) {
+      allocator_.hand_out_existing_block(block);
+    }
+    return block;
+  }
+
+  // Frees one block of the highest non-empty bin; false when nothing is held.
+  bool free_largest_held() {
+    block_type block;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      std::uint32_t bin = 0;
+      if (!bins_.highest_nonempty(bin)) return false;
+      std::vector<block_type>& blocks = bins_[bin];
+      block = std::move(blocks.back());
+      blocks.pop_back();
+      --counters_.held_blocks;
+      counters_.managed_bytes -= bins_scheme_.alloc_size(bin);
+    }
+    allocator_.free(std::move(block));
+    return true;
+  }
+
+  [[noreturn]] void throw_out_of_memory(std::size_t size, std::size_t bytes,
+                                        const out_of_memory& failure) const {
+    const PoolCounters c = counters();
+    throw out_of_memory(
+        "pool allocation of " + std::to_string(size) + " bytes (" + std::to_string(bytes) +
+        " with rounding) failed after freeing every held block: " + failure.what() +
+        "; pool: " + std::to_string(c.active_blocks) + " active blocks of " +
+        std::to_string(c.active_bytes) + " bytes, " + std::to_string(c.managed_bytes) +
+        " bytes managed, " + std::to_string(c.held_blocks) + " held");
+  }
+
+  Allocator allocator_;
+  BinScheme bins_scheme_;
+  mutable std::mutex mutex_;
+  detail::BinTable<block_type> bins_;
+  PoolCounters counters_;
+  bool holding_ = true;
+};
+
+/// A block handed out by a pool: returned to it once, by `release()` or by the destructor.
+/// Move-only. The pool's state lives as long as any of its blocks.
+template <typename Allocator>
+class PooledAllocation {
+ public:
+  using block_type = typename Allocator::block_type;
+
+  PooledAllocation() = default;
+  PooledAllocation(std::shared_ptr<PoolCore<Allocator>> pool, block_type block, std::size_t size)
+      : pool_(std::move(pool)), block_(std::move(block)), size_(size) {}
+  PooledAllocation(PooledAllocation&& other) noexcept
+      : pool_(std::move(other.pool_)), block_(std::move(other.block_)), size_(other.size_) {
+    other.pool_.reset();
+  }
+  PooledAllocation& operator=(PooledAllocation&& other) noexcept {
+    if (this != &other) {
+      reset();
+      pool_ = std::move(other.pool_);
+      other.pool_.reset();
+      block_ = std::move(other.block_);
+      size_ = other.size_;
+    }
+    return *this;
+  }
+  PooledAllocation(const PooledAllocation&) = delete;
+  PooledAllocation& operator=(const PooledAllocation&) = delete;
+  ~PooledAllocation() { reset(); }
+
+  /// Returns the block to its pool. @throws polydev::error if it was already returned.
+  void release() {
+    if (!pool_) {
+      throw error("pooled allocation released twice (or moved from): it no longer owns a block");
+    }
+    reset();
+  }
+
+  /// True until the block is returned.
+  bool valid() const noexcept { return static_cast<bool>(pool_); }
+
+  /// The requested size in bytes (the block itself may be larger; see `BinScheme`).
+  std::size_t size() const noexcept { return size_; }
+
+  /// The underlying block. Meaningless once released.
+  const block_type& block() const noexcept { return block_; }
+
+ protected:
+  const std::shared_ptr<PoolCore<Allocator>>& pool() const noexcept { return pool_; }
+
+ private:
+  void reset() noexcept {
+    if (pool_) {
+      pool_->free(std::move(block_), size_);
+      pool_.reset();
+    }
+  }
+
+  std::shared_ptr<PoolCore<Allocator>> pool_;
+  block_type block_{};
+  std::size_t size_ = 0;
+};
+
+/// A pool over `Allocator`: `allocate(size)` hands out `PooledAllocation`s. The concrete pools
+/// (`opencl::MemoryPool`, `cuda::DeviceMemoryPool`, ...) are this with a handle type of their own.
+template <typename Allocator, typename Pooled = PooledAllocation<Allocator>>
+class Pool {
+ public:
+  explicit Pool(Allocator allocator, unsigned leading_bits_in_bin_id = 4)
+      : core_(std::make_shared<PoolCore<Allocator>>(std::move(allocator), leading_bits_in_bin_id)) {
+  }
+
+  /// A block for `size` bytes. @throws polydev::out_of_memory, std::length_error for sizes beyond
+  /// the largest class, or what the allocator throws for other failures.
+  Pooled allocate(std::size_t size) { return Pooled(core_, core_->allocate(size), size); }
+  Pooled operator()(std::size_t size) { return allocate(size); }
+
+  std::size_t held_blocks() const { return core_->counters().held_blocks; }
+  std::size_t active_blocks() const { return core_->counters().active_blocks; }
+  std::size_t managed_bytes() const { return core_->counters().managed_bytes; }
+  std::size_t active_bytes() const { return core_->counters().active_bytes; }
+  PoolCounters counters() const { return core_->counters(); }
+
+  void free_held() noexcept { core_->free_held(); }
+  void stop_holding() noexcept { core_->stop_holding(); }
+
+  std::uint32_t bin_number(std::size_t size) const { return core_->bins().bin_number(size); }
+  std::size_t alloc_size(std::uint32_t bin) const noexcept { return core_->bins().alloc_size(bin); }
+  const Allocator& allocator() const noexcept { return core_->allocator(); }
+
+ private:
+  std::shared_ptr<PoolCore<Allocator>> core_;
+};
+
+}  // namespace polydev::pools
