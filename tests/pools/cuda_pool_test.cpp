@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <new>
 #include <polydev/gtest.hpp>
 #include <stdexcept>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "cuda_pool_kernels.hpp"
+#include "cuda_pool_test_support.hpp"
 #include "polydev/cuda/error.hpp"
 #include "polydev/error.hpp"
 #include "polydev/pools/cuda/device_allocator.hpp"
@@ -31,33 +31,6 @@ using polydev::cuda::PageLockedAllocator;
 using polydev::cuda::PageLockedMemoryPool;
 using polydev::cuda::PooledDeviceAllocation;
 using Sizes = std::vector<std::size_t>;
-
-#define ASSERT_CUDA(call)                                             \
-  do {                                                                \
-    const cudaError_t polydev_status_ = (call);                       \
-    ASSERT_EQ(polydev_status_, cudaSuccess)                           \
-        << #call << ": " << polydev::cuda::describe(polydev_status_); \
-  } while (false)
-
-template <typename Pool>
-void expect_counters(const Pool& pool, std::size_t held, std::size_t active, std::size_t managed,
-                     std::size_t active_bytes, const char* step) {
-  const auto c = pool.counters();
-  EXPECT_EQ(c.held_blocks, held) << step;
-  EXPECT_EQ(c.active_blocks, active) << step;
-  EXPECT_EQ(c.managed_bytes, managed) << step;
-  EXPECT_EQ(c.active_bytes, active_bytes) << step;
-}
-
-// Index of the highest set bit (PyCUDA's bitlog2).
-unsigned bitlog2(std::size_t value) {
-  unsigned log = 0;
-  while (value > 1) {
-    value >>= 1;
-    ++log;
-  }
-  return log;
-}
 
 int current_device() {
   int device = -1;
@@ -262,59 +235,6 @@ TEST_P(CudaDevicePool, HugeRequestIsOutOfMemoryWithTheSize) {
   EXPECT_THROW(pool.allocate(huge), std::bad_alloc);
   auto after = pool.allocate(std::size_t{1} << 20);
   EXPECT_TRUE(after.valid()) << "the pool is usable after running out of memory";
-}
-
-TEST_P(CudaDevicePool, OutOfMemoryIsRecoveredByFreeingHeldBlocks) {
-  std::size_t free_before = 0;
-  std::size_t total = 0;
-  ASSERT_CUDA(cudaMemGetInfo(&free_before, &total));
-  // Three held blocks of a quarter (or less) of the free memory, then a request that fits only
-  // once one of them is freed.
-  const std::size_t quarter = std::size_t{1} << (bitlog2(free_before) - 2);
-  DeviceMemoryPool pool;
-  {
-    auto a = pool.allocate(quarter);
-    auto b = pool.allocate(quarter);
-    auto c = pool.allocate(quarter);
-  }
-  ASSERT_EQ(pool.held_blocks(), 3u);
-  std::size_t free_now = 0;
-  ASSERT_CUDA(cudaMemGetInfo(&free_now, &total));
-  const std::size_t request = free_now + quarter / 2;
-  auto big = pool.allocate(request);
-  EXPECT_TRUE(big.valid());
-  EXPECT_LT(pool.held_blocks(), 3u) << "the request fit without freeing a held block";
-  EXPECT_EQ(pool.active_blocks(), 1u);
-  EXPECT_EQ(pool.active_bytes(), request);
-  EXPECT_EQ(pool.managed_bytes(),
-            pool.held_blocks() * quarter + pool.alloc_size(pool.bin_number(request)));
-}
-
-// PyCUDA's test_mempool: 2 x 100 allocations of 2^(e0-6) and 2^(e0-5) bytes, e0 = bitlog2(free
-// memory), ten kept alive in a sliding window; then stop_holding().
-TEST_P(CudaDevicePool, PyCudaMempoolPattern) {
-  std::size_t free_bytes = 0;
-  std::size_t total = 0;
-  ASSERT_CUDA(cudaMemGetInfo(&free_bytes, &total));
-  const unsigned e0 = bitlog2(free_bytes);
-  DeviceMemoryPool pool;
-  {
-    std::deque<PooledDeviceAllocation> queue;
-    for (unsigned e = e0 - 6; e < e0 - 4; ++e) {
-      for (int i = 0; i < 100; ++i) {
-        queue.push_back(pool.allocate(std::size_t{1} << e));
-        if (queue.size() > 10) queue.pop_front();
-      }
-    }
-    // Eleven blocks of each size were ever needed; the window holds ten of the larger ones.
-    const std::size_t small = std::size_t{1} << (e0 - 6);
-    const std::size_t large = std::size_t{1} << (e0 - 5);
-    expect_counters(pool, 12, 10, 11 * (small + large), 10 * large, "after the loops");
-  }
-  EXPECT_EQ(pool.active_blocks(), 0u);
-  EXPECT_EQ(pool.held_blocks(), 22u);
-  pool.stop_holding();
-  expect_counters(pool, 0, 0, 0, 0, "after stop_holding()");
 }
 
 // A free after the device's primary context was destroyed neither throws nor crashes, and leaves
