@@ -1,6 +1,7 @@
 // The CUDA pools on every selected CUDA device, through polydev's CUDA fixture: counters, data
-// written by kernels, early free, one pool per device, out-of-memory on the real device, PyCUDA's
-// test_mempool pattern, and page-locked typed arrays. Skipped with the reason without a device.
+// written by kernels, early free, one pool per device, a request beyond the device's memory, frees
+// after a device reset, and page-locked typed arrays. Skipped with the reason without a device.
+// Tests that depend on the amount of free memory are in cuda_pool_memory_test.cpp.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
