@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # What runs on a GPU machine: builds, registers NVIDIA's OpenCL driver next to PoCL, shows the
-# devices, runs the whole suite through CTest, then the device suites with XML reports, and prints
-# the per-device counts. Needs no package registry. Results go to $OUT (or build-gpu/results).
+# devices, runs the whole suite through CTest, then every test binary with XML reports, and prints
+# the per-device counts. Needs no package registry. Results go to build-gpu/results; where $OUT is
+# set (the GPU machines of this project's workplace), a summary and an archive of them go there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export POLYDEV_BUILD_DIR="${POLYDEV_BUILD_DIR:-build-gpu}"
 export POLYDEV_NO_APT=1
-results="${OUT:-$POLYDEV_BUILD_DIR/results}"
-mkdir -p "$results"
+results="$POLYDEV_BUILD_DIR/results"
+rm -rf "$results" && mkdir -p "$results"
 
 # NVIDIA's OpenCL ICD is installed but not registered: a vendors folder with both drivers.
 vendors="$(mktemp -d)"
@@ -40,12 +41,18 @@ ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error --tim
   --parallel 8 >"$results/ctest.log" 2>&1 || status=1
 tail -n 25 "$results/ctest.log"
 
-echo "== device suites with XML reports"
-for suite in polydev_opencl_tests polydev_cuda_tests polydev_policy_probe; do
-  binary="$POLYDEV_BUILD_DIR/tests/$suite"
-  [[ -x "$binary" ]] || continue
+echo "== every test binary with XML reports"
+mapfile -t binaries < <(find "$POLYDEV_BUILD_DIR/tests" -maxdepth 2 -type f -perm -u+x \
+  -name 'polydev_*' ! -name '*bench*' | sort)
+for binary in "${binaries[@]}"; do
+  suite="$(basename "$binary")"
   "$binary" --gtest_brief=1 --gtest_output="xml:$results/$suite.xml" >"$results/$suite.log" 2>&1 ||
     { status=1; tail -n 40 "$results/$suite.log"; }
 done
 python3 ci/matrix.py "$results"/*.xml | tee "$results/matrix.txt"
+
+if [[ -n "${OUT:-}" ]]; then
+  cp "$results/devices.txt" "$results/devices.json" "$results/matrix.txt" "$results/ctest.log" "$OUT/"
+  tar -czf "$OUT/results.tar.gz" -C "$results" .
+fi
 exit $status

@@ -26,8 +26,8 @@ def main(paths):
     for path in paths:
         for testcase in ElementTree.parse(path).iter("testcase"):
             suite, name = testcase.get("classname", ""), testcase.get("name", "")
-            if "/" not in suite or "/" not in name:
-                continue  # not a device-parametrized instance
+            if not suite.startswith(("OpenCL/", "CUDA/")) or "/" not in name:
+                continue  # not an instance of a polydev device suite
             test, device = name.rsplit("/", 1)
             results[(f"{suite}.{test}", device)] = outcome(testcase)
             if device not in devices:
