@@ -1,0 +1,46 @@
+#pragma once
+
+// Helpers of the OpenCL pool tests: kernel building and error-message checks.
+
+#include <gtest/gtest.h>
+
+#include <CL/opencl.hpp>
+#include <functional>
+#include <string>
+
+namespace polydev::testing::pools_support {
+
+// Builds `source` for `device`; on failure, a non-fatal failure with the build log and a null
+// program (check with `program()`).
+inline cl::Program build_program(const cl::Context& context, const cl::Device& device,
+                                 const char* source, const char* options = "") {
+  cl_int status = CL_SUCCESS;
+  cl::Program program(context, source, /*build=*/false, &status);
+  if (status != CL_SUCCESS) {
+    ADD_FAILURE() << "clCreateProgramWithSource failed: " << status;
+    return cl::Program();
+  }
+  if (program.build({device}, options) != CL_SUCCESS) {
+    ADD_FAILURE() << "build failed:\n" << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+    return cl::Program();
+  }
+  return program;
+}
+
+// The message of the exception of type `Exception` that `action` throws; a failure when it throws
+// nothing or something else.
+template <typename Exception>
+std::string thrown_message(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const Exception& caught) {
+    return caught.what();
+  } catch (const std::exception& other) {
+    ADD_FAILURE() << "threw another exception: " << other.what();
+    return {};
+  }
+  ADD_FAILURE() << "threw nothing";
+  return {};
+}
+
+}  // namespace polydev::testing::pools_support
