@@ -13,12 +13,14 @@
 /// - optionally `void hand_out_existing_block(block_type& block);`, called when a held block is
 ///   handed out again (SVM uses it to order the reuse after the block's previous queue).
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -38,6 +40,32 @@ struct PoolCounters {
 };
 
 namespace detail {
+
+// The pool's lock. Critical sections are a few loads and stores (a vector push or pop and the
+// counters), so a spin lock with one atomic exchange to lock and a plain release store to unlock
+// costs less than a mutex (two atomic read-modify-writes); a waiter that keeps finding it taken
+// yields its time slice rather than burning it.
+class SpinLock {
+ public:
+  void lock() noexcept {
+    int spins = 0;
+    while (locked_.exchange(true, std::memory_order_acquire)) {
+      while (locked_.load(std::memory_order_relaxed)) {
+        if (++spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+          __builtin_ia32_pause();
+#endif
+        } else {
+          std::this_thread::yield();
+        }
+      }
+    }
+  }
+  void unlock() noexcept { locked_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> locked_{false};
+};
 
 template <typename Allocator, typename Block, typename = void>
 struct has_hand_out_hook : std::false_type {};
@@ -93,21 +121,41 @@ class BinTable {
 
 }  // namespace detail
 
-/// The shared state of one pool. Pools and the blocks they hand out hold it through a
-/// `std::shared_ptr`, so a block that outlives its pool object is still returned safely (and then
-/// freed, as nothing can reuse it).
+/// The shared state of one pool. It lives while a `Pool` object refers to it or a block it handed
+/// out is active, counted under the pool's own lock (no reference-count atomics on the hot path).
+/// When the last `Pool` object goes, held blocks are freed and blocks returned later go straight
+/// back to the allocator; the last of those deletes the state.
 template <typename Allocator>
 class PoolCore {
  public:
   using block_type = typename Allocator::block_type;
 
-  PoolCore(Allocator allocator, unsigned leading_bits_in_bin_id)
-      : allocator_(std::move(allocator)), bins_scheme_(leading_bits_in_bin_id) {}
+  /// A new state with one owner (the calling `Pool`).
+  static PoolCore* create(Allocator allocator, unsigned leading_bits_in_bin_id) {
+    return new PoolCore(std::move(allocator), leading_bits_in_bin_id);
+  }
 
   PoolCore(const PoolCore&) = delete;
   PoolCore& operator=(const PoolCore&) = delete;
 
-  ~PoolCore() { free_held(); }
+  /// One more `Pool` object refers to this state.
+  void add_owner() noexcept {
+    std::lock_guard<detail::SpinLock> lock(mutex_);
+    ++owners_;
+  }
+
+  /// A `Pool` object lets go; the state may be deleted by this call.
+  void drop_owner() noexcept {
+    bool unused = false;
+    {
+      std::lock_guard<detail::SpinLock> lock(mutex_);
+      if (--owners_ > 0) return;
+      holding_ = false;  // nothing can reuse a block any more
+      unused = counters_.active_blocks == 0;
+    }
+    free_held();
+    if (unused) delete this;
+  }
 
   /// A block of at least `size` bytes (exactly `alloc_size(bin_number(size))`): the most recently
   /// returned block of the same bin, or a new one. On out-of-memory, frees held blocks one at a
@@ -120,7 +168,7 @@ class PoolCore {
     while (true) {
       try {
         block_type block = allocator_.allocate(bytes);
-        std::lock_guard<std::mutex> lock(mutex_);
+        std::lock_guard<detail::SpinLock> lock(mutex_);
         ++counters_.active_blocks;
         counters_.managed_bytes += bytes;
         counters_.active_bytes += size;
@@ -133,11 +181,13 @@ class PoolCore {
     }
   }
 
-  /// Returns a block handed out for a request of `size` bytes. Never throws.
+  /// Returns a block handed out for a request of `size` bytes. Never throws. May delete the
+  /// state (when no `Pool` refers to it and this was its last active block).
   void free(block_type block, std::size_t size) noexcept {
     const std::uint32_t bin = bins_scheme_.bin_number(size);
+    bool unused = false;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<detail::SpinLock> lock(mutex_);
       --counters_.active_blocks;
       counters_.active_bytes -= size;
       if (holding_) {
@@ -146,15 +196,17 @@ class PoolCore {
         return;
       }
       counters_.managed_bytes -= bins_scheme_.alloc_size(bin);
+      unused = owners_ == 0 && counters_.active_blocks == 0;
     }
     allocator_.free(std::move(block));
+    if (unused) delete this;
   }
 
   /// Frees every held block. Active blocks are not affected.
   void free_held() noexcept {
     std::vector<block_type> released;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<detail::SpinLock> lock(mutex_);
       bins_.for_each_bin([&](std::uint32_t bin, std::vector<block_type>& blocks) {
         counters_.managed_bytes -= blocks.size() * bins_scheme_.alloc_size(bin);
         counters_.held_blocks -= blocks.size();
@@ -168,14 +220,14 @@ class PoolCore {
   /// Frees every held block and, from now on, every returned block. Irreversible.
   void stop_holding() noexcept {
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<detail::SpinLock> lock(mutex_);
       holding_ = false;
     }
     free_held();
   }
 
   PoolCounters counters() const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<detail::SpinLock> lock(mutex_);
     return counters_;
   }
 
@@ -183,8 +235,12 @@ class PoolCore {
   const Allocator& allocator() const noexcept { return allocator_; }
 
  private:
+  PoolCore(Allocator allocator, unsigned leading_bits_in_bin_id)
+      : allocator_(std::move(allocator)), bins_scheme_(leading_bits_in_bin_id) {}
+  ~PoolCore() = default;
+
   std::optional<block_type> take_held(std::uint32_t bin, std::size_t size) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<detail::SpinLock> lock(mutex_);
     std::vector<block_type>& blocks = bins_[bin];
     if (blocks.empty()) return std::nullopt;
     std::optional<block_type> block(std::move(blocks.back()));
@@ -206,7 +262,7 @@ class PoolCore {
   bool free_largest_held() {
     block_type block;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<detail::SpinLock> lock(mutex_);
       std::uint32_t bin = 0;
       if (!bins_.highest_nonempty(bin)) return false;
       std::vector<block_type>& blocks = bins_[bin];
@@ -232,31 +288,31 @@ class PoolCore {
 
   Allocator allocator_;
   BinScheme bins_scheme_;
-  mutable std::mutex mutex_;
+  mutable detail::SpinLock mutex_;
   detail::BinTable<block_type> bins_;
   PoolCounters counters_;
+  std::size_t owners_ = 1;
   bool holding_ = true;
 };
 
 /// A block handed out by a pool: returned to it once, by `release()` or by the destructor.
-/// Move-only. The pool's state lives as long as any of its blocks.
+/// Move-only. The pool's state lives as long as any of its blocks (see `PoolCore`).
 template <typename Allocator>
 class PooledAllocation {
  public:
   using block_type = typename Allocator::block_type;
 
   PooledAllocation() = default;
-  PooledAllocation(std::shared_ptr<PoolCore<Allocator>> pool, block_type block, std::size_t size)
-      : pool_(std::move(pool)), block_(std::move(block)), size_(size) {}
+  PooledAllocation(PoolCore<Allocator>* pool, block_type block, std::size_t size)
+      : pool_(pool), block_(std::move(block)), size_(size) {}
   PooledAllocation(PooledAllocation&& other) noexcept
-      : pool_(std::move(other.pool_)), block_(std::move(other.block_)), size_(other.size_) {
-    other.pool_.reset();
-  }
+      : pool_(std::exchange(other.pool_, nullptr)),
+        block_(std::move(other.block_)),
+        size_(other.size_) {}
   PooledAllocation& operator=(PooledAllocation&& other) noexcept {
     if (this != &other) {
       reset();
-      pool_ = std::move(other.pool_);
-      other.pool_.reset();
+      pool_ = std::exchange(other.pool_, nullptr);
       block_ = std::move(other.block_);
       size_ = other.size_;
     }
@@ -275,7 +331,7 @@ class PooledAllocation {
   }
 
   /// True until the block is returned.
-  bool valid() const noexcept { return static_cast<bool>(pool_); }
+  bool valid() const noexcept { return pool_ != nullptr; }
 
   /// The requested size in bytes (the block itself may be larger; see `BinScheme`).
   std::size_t size() const noexcept { return size_; }
@@ -284,17 +340,15 @@ class PooledAllocation {
   const block_type& block() const noexcept { return block_; }
 
  protected:
-  const std::shared_ptr<PoolCore<Allocator>>& pool() const noexcept { return pool_; }
+  /// The pool state; null once released.
+  PoolCore<Allocator>* pool() const noexcept { return pool_; }
 
  private:
   void reset() noexcept {
-    if (pool_) {
-      pool_->free(std::move(block_), size_);
-      pool_.reset();
-    }
+    if (pool_) std::exchange(pool_, nullptr)->free(std::move(block_), size_);
   }
 
-  std::shared_ptr<PoolCore<Allocator>> pool_;
+  PoolCore<Allocator>* pool_ = nullptr;
   block_type block_{};
   std::size_t size_ = 0;
 };
@@ -305,7 +359,15 @@ template <typename Allocator, typename Pooled = PooledAllocation<Allocator>>
 class Pool {
  public:
   explicit Pool(Allocator allocator, unsigned leading_bits_in_bin_id = 4)
-      : core_(std::make_shared<PoolCore<Allocator>>(std::move(allocator), leading_bits_in_bin_id)) {
+      : core_(PoolCore<Allocator>::create(std::move(allocator), leading_bits_in_bin_id)) {}
+  Pool(const Pool& other) noexcept : core_(other.core_) { core_->add_owner(); }
+  Pool(Pool&& other) noexcept : core_(std::exchange(other.core_, nullptr)) {}
+  Pool& operator=(Pool other) noexcept {
+    std::swap(core_, other.core_);
+    return *this;
+  }
+  ~Pool() {
+    if (core_) core_->drop_owner();
   }
 
   /// A block for `size` bytes. @throws polydev::out_of_memory, std::length_error for sizes beyond
@@ -327,7 +389,7 @@ class Pool {
   const Allocator& allocator() const noexcept { return core_->allocator(); }
 
  private:
-  std::shared_ptr<PoolCore<Allocator>> core_;
+  PoolCore<Allocator>* core_;
 };
 
 }  // namespace polydev::pools

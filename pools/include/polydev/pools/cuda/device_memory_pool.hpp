@@ -21,8 +21,7 @@ class PooledDeviceAllocation : public pools::PooledAllocation<DeviceAllocator> {
   PooledDeviceAllocation() = default;
 
   /// Used by the pool: `block` of `pool`, handed out for a request of `size` bytes.
-  PooledDeviceAllocation(std::shared_ptr<pools::PoolCore<DeviceAllocator>> pool, void* block,
-                         std::size_t size)
+  PooledDeviceAllocation(pools::PoolCore<DeviceAllocator>* pool, void* block, std::size_t size)
       : PooledAllocation(std::move(pool), block, size),
         device_(this->pool()->allocator().device()) {}
 
