@@ -1,0 +1,45 @@
+// The conformance suite run on a host-memory pool: checks the suite itself on every machine, and
+// that the pool core passes it without any device.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "polydev/pools/pool.hpp"
+#include "polydev/testing/pool_conformance.hpp"
+
+namespace {
+
+struct HostAllocator {
+  using block_type = unsigned char*;
+  block_type allocate(std::size_t bytes) {
+    auto* memory = static_cast<unsigned char*>(std::malloc(bytes));
+    if (memory == nullptr) throw polydev::out_of_memory("malloc of " + std::to_string(bytes));
+    return memory;
+  }
+  void free(block_type block) noexcept { std::free(block); }
+};
+
+using HostPool = polydev::pools::Pool<HostAllocator>;
+using HostBlock = polydev::pools::PooledAllocation<HostAllocator>;
+
+// Parametrized by the bin scheme, so the suite also runs with coarse and fine size classes.
+class HostPoolConformance : public ::testing::TestWithParam<unsigned> {
+ public:
+  HostPool make_pool() { return HostPool(HostAllocator{}, GetParam()); }
+  void write(const HostBlock& block, const std::vector<unsigned char>& bytes) {
+    std::memcpy(block.block(), bytes.data(), bytes.size());
+  }
+  std::vector<unsigned char> read(const HostBlock& block, std::size_t count) {
+    return {block.block(), block.block() + count};
+  }
+};
+
+POLYDEV_POOL_CONFORMANCE_TESTS(HostPoolConformance)
+
+INSTANTIATE_TEST_SUITE_P(LeadingBits, HostPoolConformance, ::testing::Values(0u, 2u, 4u, 8u),
+                         [](const ::testing::TestParamInfo<unsigned>& bits) {
+                           return "b" + std::to_string(bits.param);
+                         });
+
+}  // namespace
