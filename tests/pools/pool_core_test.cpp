@@ -348,6 +348,22 @@ TEST(PoolCounters, HandOutHookRunsOnReuseOnly) {
   EXPECT_EQ(log->front(), block);
 }
 
+// A hook that fails (an SVM queue that cannot be waited on, say) must not lose the block.
+class ThrowingHookAllocator : public FakeAllocator {
+ public:
+  void hand_out_existing_block(void*&) { throw polydev::error("hook failed"); }
+};
+
+TEST(PoolCounters, AThrowingHandOutHookReturnsTheBlockToThePool) {
+  polydev::pools::Pool<ThrowingHookAllocator> pool{ThrowingHookAllocator()};
+  pool.allocate(64).release();
+  ASSERT_EQ(pool.held_blocks(), 1u);
+  EXPECT_THROW(pool.allocate(64), polydev::error);
+  EXPECT_EQ(pool.held_blocks(), 1u) << "the block was lost";
+  EXPECT_EQ(pool.active_blocks(), 0u);
+  EXPECT_EQ(pool.active_bytes(), 0u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Out of memory
 

@@ -163,7 +163,7 @@ class PoolCore {
   /// request and the counters.
   block_type allocate(std::size_t size) {
     const std::uint32_t bin = bins_scheme_.bin_number(size);
-    if (auto reused = take_held(bin, size)) return hand_out(std::move(*reused));
+    if (auto reused = take_held(bin, size)) return hand_out(std::move(*reused), size);
     const std::size_t bytes = bins_scheme_.alloc_size(bin);
     while (true) {
       try {
@@ -175,7 +175,7 @@ class PoolCore {
         return block;
       } catch (const out_of_memory& failure) {
         // Another thread may have returned a block of this bin meanwhile.
-        if (auto reused = take_held(bin, size)) return hand_out(std::move(*reused));
+        if (auto reused = take_held(bin, size)) return hand_out(std::move(*reused), size);
         if (!free_largest_held()) throw_out_of_memory(size, bytes, failure);
       }
     }
@@ -251,9 +251,16 @@ class PoolCore {
     return block;
   }
 
-  block_type hand_out(block_type block) {
+  // A hook that throws must not lose the block: it goes back to the pool before the error
+  // reaches the caller.
+  block_type hand_out(block_type block, std::size_t size) {
     if constexpr (detail::has_hand_out_hook<Allocator, block_type>::value) {
-      allocator_.hand_out_existing_block(block);
+      try {
+        allocator_.hand_out_existing_block(block);
+      } catch (...) {
+        free(std::move(block), size);
+        throw;
+      }
     }
     return block;
   }
