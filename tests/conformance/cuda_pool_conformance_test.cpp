@@ -1,0 +1,51 @@
+// The conformance suite on polydev's CUDA pools, on every selected CUDA device.
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <polydev/gtest.hpp>
+
+#include "polydev/cuda/error.hpp"
+#include "polydev/pools/cuda/device_memory_pool.hpp"
+#include "polydev/pools/cuda/page_locked_memory_pool.hpp"
+#include "polydev/testing/pool_conformance.hpp"
+
+namespace {
+
+class DevicePoolConformance : public polydev::testing::CudaTest {
+ public:
+  polydev::cuda::DeviceMemoryPool make_pool() { return polydev::cuda::DeviceMemoryPool(ordinal()); }
+  void write(const polydev::cuda::PooledDeviceAllocation& block,
+             const std::vector<unsigned char>& bytes) {
+    polydev::cuda::check(
+        cudaMemcpy(block.ptr(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+  std::vector<unsigned char> read(const polydev::cuda::PooledDeviceAllocation& block,
+                                  std::size_t count) {
+    std::vector<unsigned char> bytes(count);
+    polydev::cuda::check(cudaMemcpy(bytes.data(), block.ptr(), count, cudaMemcpyDeviceToHost),
+                         "cudaMemcpy");
+    return bytes;
+  }
+};
+
+POLYDEV_POOL_CONFORMANCE_TESTS(DevicePoolConformance)
+POLYDEV_INSTANTIATE_CUDA_TEST_SUITE_P(DevicePoolConformance);
+
+class PageLockedPoolConformance : public polydev::testing::CudaTest {
+ public:
+  polydev::cuda::PageLockedMemoryPool make_pool() { return polydev::cuda::PageLockedMemoryPool(); }
+  void write(const polydev::cuda::PooledHostAllocation& block,
+             const std::vector<unsigned char>& bytes) {
+    std::memcpy(block.ptr(), bytes.data(), bytes.size());
+  }
+  std::vector<unsigned char> read(const polydev::cuda::PooledHostAllocation& block,
+                                  std::size_t count) {
+    const auto* first = static_cast<const unsigned char*>(block.ptr());
+    return {first, first + count};
+  }
+};
+
+POLYDEV_POOL_CONFORMANCE_TESTS(PageLockedPoolConformance)
+POLYDEV_INSTANTIATE_CUDA_TEST_SUITE_P(PageLockedPoolConformance);
+
+}  // namespace
