@@ -47,6 +47,14 @@ std::string selector_text(const Overview& overview) {
 
 std::string mebibytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
+// "[run #N]" for the N-th selected device, "[ skip ]" for one not selected.
+template <typename Item>
+std::string selection_mark(const std::vector<Item>& selected,
+                           typename std::vector<Item>::const_iterator found) {
+  return found != selected.end() ? "[run #" + std::to_string(found - selected.begin() + 1) + "]"
+                                 : std::string("[ skip ]");
+}
+
 void write_opencl_table(const Overview& overview, std::ostringstream& out) {
   const opencl::Inventory& inventory = overview.opencl;
   out << "OpenCL: ";
@@ -67,13 +75,10 @@ void write_opencl_table(const Overview& overview, std::ostringstream& out) {
     for (const opencl::DeviceInfo& device : platform.devices) {
       const auto it = std::find(selected.begin(), selected.end(),
                                 opencl::DevicePosition{platform.index, device.index});
-      out << "    "
-          << (it != selected.end() ? "[run #" + std::to_string(it - selected.begin() + 1) + "]"
-                                   : std::string("[ skip ]"))
-          << ' ' << device.index << " '" << device.name << "' " << device.type << ", "
-          << device.version << ", driver " << device.driver_version << ", " << device.compute_units
-          << " CUs, " << mebibytes(device.global_memory_bytes) << (device.fp64 ? ", fp64" : "")
-          << "\n             key " << device.key;
+      out << "    " << selection_mark(selected, it) << ' ' << device.index << " '" << device.name
+          << "' " << device.type << ", " << device.version << ", driver " << device.driver_version
+          << ", " << device.compute_units << " CUs, " << mebibytes(device.global_memory_bytes)
+          << (device.fp64 ? ", fp64" : "") << "\n             key " << device.key;
       if (it == selected.end()) {
         out << "; not selected: "
             << (overview.opencl_error.empty() ? "not named by " + selector_text(overview)
@@ -102,11 +107,8 @@ void write_cuda_table(const Overview& overview, std::ostringstream& out) {
       overview.cuda_selection ? overview.cuda_selection->ordinals : std::vector<int>{};
   for (const cuda::DeviceInfo& device : inventory.devices) {
     const auto it = std::find(selected.begin(), selected.end(), device.ordinal);
-    out << "    "
-        << (it != selected.end() ? "[run #" + std::to_string(it - selected.begin() + 1) + "]"
-                                 : std::string("[ skip ]"))
-        << ' ' << device.ordinal << " '" << device.name << "' sm_"
-        << device.compute_capability_major << device.compute_capability_minor << ", "
+    out << "    " << selection_mark(selected, it) << ' ' << device.ordinal << " '" << device.name
+        << "' sm_" << device.compute_capability_major << device.compute_capability_minor << ", "
         << device.multiprocessors << " SMs, " << mebibytes(device.total_memory_bytes) << ", "
         << device.pci_bus_id << ", " << device.uuid << "\n             key " << device.key;
     if (it == selected.end()) out << "; not selected by " << setting_text;

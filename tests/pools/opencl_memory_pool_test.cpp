@@ -22,6 +22,7 @@ using polydev::opencl::MemoryPool;
 using polydev::opencl::PooledBuffer;
 using polydev::pools::PoolCounters;
 using polydev::testing::pools_support::build_program;
+using polydev::testing::pools_support::expect_counters;
 using polydev::testing::pools_support::thrown_message;
 
 constexpr const char* kIotaSource = R"CLC(
@@ -39,14 +40,6 @@ class OpenCLMemoryPool : public polydev::testing::OpenCLTest {
             BufferAllocator(DeferredAllocator(context()))};
   }
 };
-
-void expect_counters(const MemoryPool& pool, const PoolCounters& expected, const char* step) {
-  const PoolCounters actual = pool.counters();
-  EXPECT_EQ(actual.held_blocks, expected.held_blocks) << "held_blocks after " << step;
-  EXPECT_EQ(actual.active_blocks, expected.active_blocks) << "active_blocks after " << step;
-  EXPECT_EQ(actual.managed_bytes, expected.managed_bytes) << "managed_bytes after " << step;
-  EXPECT_EQ(actual.active_bytes, expected.active_bytes) << "active_bytes after " << step;
-}
 
 std::size_t cl_size(const PooledBuffer& pooled) { return pooled.buffer().getInfo<CL_MEM_SIZE>(); }
 

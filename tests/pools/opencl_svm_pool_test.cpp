@@ -19,6 +19,7 @@ using polydev::opencl::SVMBlock;
 using polydev::opencl::SVMPool;
 using polydev::pools::PoolCounters;
 using polydev::testing::pools_support::build_program;
+using polydev::testing::pools_support::expect_counters;
 using polydev::testing::pools_support::thrown_message;
 
 constexpr const char* kAddSource = R"CLC(
@@ -67,14 +68,6 @@ class OpenCLSVMPool : public polydev::testing::OpenCLTest {
 
   cl::CommandQueue second_queue() { return cl::CommandQueue(context(), device()); }
 };
-
-void expect_counters(const SVMPool& pool, const PoolCounters& expected, const char* step) {
-  const PoolCounters actual = pool.counters();
-  EXPECT_EQ(actual.held_blocks, expected.held_blocks) << "held_blocks after " << step;
-  EXPECT_EQ(actual.active_blocks, expected.active_blocks) << "active_blocks after " << step;
-  EXPECT_EQ(actual.managed_bytes, expected.managed_bytes) << "managed_bytes after " << step;
-  EXPECT_EQ(actual.active_bytes, expected.active_bytes) << "active_bytes after " << step;
-}
 
 TEST_P(OpenCLSVMPool, AllocatorGivesAlignedBlocksBoundToItsQueue) {
   const SVMAllocator unbound(context());
