@@ -14,6 +14,7 @@ Inventory enumerate() {
 }  // namespace polydev::cuda
 
 #include "polydev/cuda/context.hpp"
+#include "polydev/cuda/memoize.hpp"
 #include "polydev/error.hpp"
 
 namespace polydev::cuda {
@@ -26,5 +27,7 @@ void activate_primary_context(int ordinal) {
 const ContextChoice& autoinit() {
   throw error("polydev.autoinit: polydev was built without the CUDA backend");
 }
+
+int current_context_key() noexcept { return -1; }
 
 }  // namespace polydev::cuda

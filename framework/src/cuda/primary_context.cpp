@@ -7,6 +7,7 @@
 #include "polydev/caches.hpp"
 #include "polydev/cuda/context.hpp"
 #include "polydev/cuda/error.hpp"
+#include "polydev/cuda/memoize.hpp"
 #include "polydev/error.hpp"
 
 namespace polydev::cuda {
@@ -16,6 +17,15 @@ void activate_primary_context(int ordinal) {
   // cudaFree(nullptr) is the documented way to force the primary context into existence.
   check(cudaFree(nullptr), "cudaFree(nullptr)",
         "initializing the primary context of device " + std::to_string(ordinal));
+}
+
+int current_context_key() noexcept {
+  int ordinal = -1;
+  if (cudaGetDevice(&ordinal) != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky, but do not leave it for the caller's next check
+    return -1;
+  }
+  return ordinal;
 }
 
 namespace {

@@ -1,0 +1,27 @@
+#pragma once
+
+/// @file
+/// A compiled-program cache keyed by context, source and build options: programs are built once
+/// per context, the way PyOpenCL's kernels cached with `first_arg_dependent_memoize` are. Needs the
+/// OpenCL backend.
+
+#include <CL/opencl.hpp>
+#include <cstddef>
+#include <string>
+
+namespace polydev::opencl {
+
+/// The program built from `source` with `options` for every device of `context`, built on the
+/// first call for that (context, source, options) and returned from the cache afterwards.
+///
+/// The cache holds the program and, through it, the context until `clear_first_arg_caches()`;
+/// the fixtures' context factory (`polydev::opencl::create_context`) clears it before it makes a
+/// new context. A failed build is not cached.
+/// @throws polydev::backend_error when the build fails; `what()` carries each device's build log.
+cl::Program build_program(const cl::Context& context, const std::string& source,
+                          const std::string& options = {});
+
+/// How many programs the cache holds now (for tests and diagnostics).
+std::size_t cached_program_count();
+
+}  // namespace polydev::opencl

@@ -1,0 +1,179 @@
+// Kernel argument descriptors: declarations, parsing, and every rejection (no driver needed; the
+// generated kernels run on devices in tests/opencl/generated_kernel_test.cpp).
+#include "polydev/opencl/arguments.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "polydev/error.hpp"
+
+namespace {
+
+using polydev::opencl::Argument;
+using polydev::opencl::ScalarArg;
+using polydev::opencl::ScalarType;
+using polydev::opencl::VectorArg;
+using ::testing::HasSubstr;
+
+TEST(VectorArg, DeclaresAGlobalPointer) {
+  EXPECT_EQ(VectorArg(ScalarType::float32, "x").declarator(), "__global float *x");
+  EXPECT_EQ(VectorArg(ScalarType::uint8, "bytes").declarator(), "__global unsigned char *bytes");
+  EXPECT_EQ(VectorArg(ScalarType::complex128, "z").declarator(), "__global cdouble_t *z");
+}
+
+TEST(VectorArg, WithOffsetDeclaresBaseAndByteOffset) {
+  EXPECT_EQ(VectorArg(ScalarType::float64, "y", true).declarator(),
+            "__global double *y__base, long y__offset");
+}
+
+TEST(ScalarArg, DeclaresAValue) {
+  EXPECT_EQ(ScalarArg(ScalarType::int64, "n").declarator(), "long n");
+  EXPECT_EQ(ScalarArg(ScalarType::uint32, "count").declarator(), "unsigned int count");
+  EXPECT_EQ(ScalarArg(ScalarType::float16, "h").declarator(), "half h");
+}
+
+TEST(ScalarTypes, NamesAndSizesMatchNumPyAndOpenCLC) {
+  struct Row {
+    ScalarType type;
+    const char* dtype;
+    const char* c_type;
+    std::size_t size;
+  };
+  const std::vector<Row> rows{
+      {ScalarType::int8, "int8", "char", 1},
+      {ScalarType::uint8, "uint8", "unsigned char", 1},
+      {ScalarType::int16, "int16", "short", 2},
+      {ScalarType::uint16, "uint16", "unsigned short", 2},
+      {ScalarType::int32, "int32", "int", 4},
+      {ScalarType::uint32, "uint32", "unsigned int", 4},
+      {ScalarType::int64, "int64", "long", 8},
+      {ScalarType::uint64, "uint64", "unsigned long", 8},
+      {ScalarType::float16, "float16", "half", 2},
+      {ScalarType::float32, "float32", "float", 4},
+      {ScalarType::float64, "float64", "double", 8},
+      {ScalarType::complex64, "complex64", "cfloat_t", 8},
+      {ScalarType::complex128, "complex128", "cdouble_t", 16},
+  };
+  for (const Row& row : rows) {
+    EXPECT_EQ(polydev::opencl::dtype_name(row.type), row.dtype);
+    EXPECT_EQ(polydev::opencl::c_type_name(row.type), row.c_type);
+    EXPECT_EQ(polydev::opencl::size_of(row.type), row.size) << row.dtype;
+    EXPECT_EQ(polydev::opencl::parse_scalar_type(row.dtype), row.type);
+    EXPECT_EQ(polydev::opencl::parse_scalar_type(row.c_type), row.type);
+  }
+  EXPECT_EQ(polydev::opencl::parse_scalar_type("uint"), ScalarType::uint32);
+  EXPECT_EQ(polydev::opencl::parse_scalar_type("ulong"), ScalarType::uint64);
+  EXPECT_EQ(polydev::opencl::parse_scalar_type("uchar"), ScalarType::uint8);
+}
+
+TEST(ScalarTypes, UnknownNameListsTheKnownOnes) {
+  try {
+    polydev::opencl::parse_scalar_type("float128");
+    FAIL() << "expected an error";
+  } catch (const polydev::error& failure) {
+    EXPECT_THAT(failure.what(), HasSubstr("unknown argument type 'float128'"));
+    EXPECT_THAT(failure.what(), HasSubstr("float32 (float)"));
+  }
+}
+
+TEST(ArgumentNames, MustBeCIdentifiers) {
+  for (const char* bad : {"", "2x", "a-b", "x y", "a*"}) {
+    EXPECT_THROW(VectorArg(ScalarType::float32, bad), polydev::error) << bad;
+    EXPECT_THROW(ScalarArg(ScalarType::float32, bad), polydev::error) << bad;
+  }
+  try {
+    ScalarArg(ScalarType::int32, "1n");
+    FAIL() << "expected an error";
+  } catch (const polydev::error& failure) {
+    EXPECT_THAT(failure.what(), HasSubstr("'1n' is not a C identifier"));
+  }
+}
+
+TEST(ParameterList, JoinsDeclaratorsInOrder) {
+  const std::vector<Argument> arguments{VectorArg(ScalarType::float32, "y", true),
+                                        VectorArg(ScalarType::float32, "x"),
+                                        ScalarArg(ScalarType::float32, "a")};
+  EXPECT_EQ(polydev::opencl::parameter_list(arguments),
+            "__global float *y__base, long y__offset, __global float *x, float a");
+  EXPECT_EQ(polydev::opencl::kernel_argument_count(arguments), 4u);
+  EXPECT_FALSE(polydev::opencl::needs_fp64(arguments));
+  EXPECT_EQ(polydev::opencl::parameter_list({}), "");
+}
+
+TEST(ParameterList, RejectsDuplicateNames) {
+  EXPECT_THROW(polydev::opencl::parameter_list(
+                   {ScalarArg(ScalarType::int32, "n"), VectorArg(ScalarType::int32, "n")}),
+               polydev::error);
+  try {
+    polydev::opencl::parameter_list(
+        {VectorArg(ScalarType::float32, "x", true), ScalarArg(ScalarType::int64, "x__offset")});
+    FAIL() << "expected an error";
+  } catch (const polydev::error& failure) {
+    EXPECT_THAT(failure.what(), HasSubstr("'x__offset' is used twice"));
+  }
+}
+
+TEST(OffsetAdjuster, DeclaresThePointerFromBaseAndOffset) {
+  const std::vector<Argument> arguments{VectorArg(ScalarType::float32, "y", true),
+                                        VectorArg(ScalarType::int32, "x"),
+                                        VectorArg(ScalarType::float64, "z", true)};
+  EXPECT_EQ(polydev::opencl::offset_adjuster_code(arguments),
+            "__global float *y = (__global float *) ((__global char *) y__base + y__offset);\n"
+            "__global double *z = (__global double *) ((__global char *) z__base + z__offset);\n");
+  EXPECT_TRUE(polydev::opencl::needs_fp64(arguments));
+  EXPECT_EQ(polydev::opencl::offset_adjuster_code({VectorArg(ScalarType::int32, "x")}), "");
+}
+
+TEST(ParseCArg, ReadsPointersAndScalars) {
+  using polydev::opencl::parse_c_arg;
+  EXPECT_EQ(parse_c_arg("__global float *x"), Argument(VectorArg(ScalarType::float32, "x")));
+  EXPECT_EQ(parse_c_arg("float* x"), Argument(VectorArg(ScalarType::float32, "x")));
+  EXPECT_EQ(parse_c_arg("  global const unsigned int *restrict idx "),
+            Argument(VectorArg(ScalarType::uint32, "idx")));
+  EXPECT_EQ(parse_c_arg("__global double *y", true),
+            Argument(VectorArg(ScalarType::float64, "y", true)));
+  EXPECT_EQ(parse_c_arg("const int n"), Argument(ScalarArg(ScalarType::int32, "n")));
+  EXPECT_EQ(parse_c_arg("unsigned char c", true), Argument(ScalarArg(ScalarType::uint8, "c")));
+  EXPECT_EQ(parse_c_arg("ulong count"), Argument(ScalarArg(ScalarType::uint64, "count")));
+}
+
+TEST(ParseCArg, RejectsWhatCannotBeDescribed) {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  const std::vector<Case> cases{
+      {"__local float *scratch", "__local arguments cannot be described"},
+      {"__constant float *table", "__constant arguments cannot be described"},
+      {"float **x", "pointers to pointers"},
+      {"float", "has no type"},
+      {"", "is empty"},
+      {"float *", "has no name"},
+      {"__global float x", "__global needs a pointer"},
+      {"bogus_t x", "unknown argument type 'bogus_t'"},
+      {"float * int x", "unexpected 'int' after '*'"},
+  };
+  for (const Case& c : cases) {
+    try {
+      polydev::opencl::parse_c_arg(c.text);
+      ADD_FAILURE() << "accepted '" << c.text << "'";
+    } catch (const polydev::error& failure) {
+      EXPECT_THAT(failure.what(), HasSubstr(c.message)) << c.text;
+    }
+  }
+}
+
+TEST(ParseArgList, SplitsOnCommasAndSkipsEmptyPieces) {
+  const auto arguments =
+      polydev::opencl::parse_arg_list("__global float *y, float a, __global const float *x,", true);
+  ASSERT_EQ(arguments.size(), 3u);
+  EXPECT_EQ(arguments[0], Argument(VectorArg(ScalarType::float32, "y", true)));
+  EXPECT_EQ(arguments[1], Argument(ScalarArg(ScalarType::float32, "a")));
+  EXPECT_EQ(arguments[2], Argument(VectorArg(ScalarType::float32, "x", true)));
+  EXPECT_TRUE(polydev::opencl::parse_arg_list(" , ").empty());
+}
+
+}  // namespace

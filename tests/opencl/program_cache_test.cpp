@@ -1,0 +1,105 @@
+// The compiled-program cache on every device: one build per (context, source, options), failed
+// builds not cached, and the fixtures' context factory clearing it (and releasing the context).
+#include "polydev/opencl/program_cache.hpp"
+
+#include <polydev/gtest.hpp>
+#include <string>
+
+#include "polydev/caches.hpp"
+#include "polydev/error.hpp"
+
+namespace {
+
+constexpr const char* kSource = R"CLC(
+__kernel void fill(__global int* out, int value) { out[get_global_id(0)] = value; }
+)CLC";
+
+class ProgramCache : public polydev::testing::OpenCLTest {};
+
+cl_uint reference_count(const cl::Context& context) {
+  return context.getInfo<CL_CONTEXT_REFERENCE_COUNT>();
+}
+
+TEST_P(ProgramCache, BuildsOncePerContextSourceAndOptions) {
+  const cl::Context context = make_context();
+  ASSERT_EQ(polydev::opencl::cached_program_count(), 0u) << "make_context() clears the cache";
+  const cl::Program first = polydev::opencl::build_program(context, kSource);
+  const cl::Program again = polydev::opencl::build_program(context, kSource);
+  EXPECT_EQ(first(), again());
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 1u);
+
+  const cl::Program with_options = polydev::opencl::build_program(context, kSource, "-DUNUSED=1");
+  EXPECT_NE(with_options(), first());
+  const std::string other_source = std::string(kSource) + "\n// another source\n";
+  EXPECT_NE(polydev::opencl::build_program(context, other_source)(), first());
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 3u);
+
+  // Two wrappers of one cl_context share entries, as PyOpenCL's objects do.
+  const cl::Context same_handle(context(), /*retainObject=*/true);
+  EXPECT_EQ(polydev::opencl::build_program(same_handle, kSource)(), first());
+
+  // The cached program really is built for this device and runs.
+  cl::Kernel kernel(first, "fill");
+  cl::Buffer out(context, CL_MEM_WRITE_ONLY, 16 * sizeof(int));
+  kernel.setArg(0, out);
+  kernel.setArg(1, 42);
+  cl::CommandQueue queue(context, device());
+  ASSERT_EQ(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(16)), CL_SUCCESS);
+  int values[16] = {};
+  ASSERT_EQ(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof(values), values), CL_SUCCESS);
+  for (int value : values) EXPECT_EQ(value, 42);
+}
+
+TEST_P(ProgramCache, ADifferentContextGetsItsOwnProgram) {
+  const cl::Context context = make_context();
+  const cl::Program first = polydev::opencl::build_program(context, kSource);
+  // A second context made directly (not through the factory, which would clear the cache).
+  const cl::Context other(device());
+  const cl::Program second = polydev::opencl::build_program(other, kSource);
+  EXPECT_NE(first(), second());
+  EXPECT_EQ(second.getInfo<CL_PROGRAM_CONTEXT>()(), other());
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 2u);
+}
+
+TEST_P(ProgramCache, FailedBuildIsReportedWithTheLogAndNotCached) {
+  const cl::Context context = make_context();
+  const std::string broken = "__kernel void broken(__global int* out) { out[0] = undeclared; }";
+  try {
+    polydev::opencl::build_program(context, broken);
+    FAIL() << "a program with an undeclared identifier built";
+  } catch (const polydev::backend_error& failure) {
+    EXPECT_EQ(failure.api(), "clBuildProgram");
+    EXPECT_NE(std::string(failure.what()).find("build log for"), std::string::npos)
+        << failure.what();
+    EXPECT_NE(std::string(failure.what()).find("undeclared"), std::string::npos) << failure.what();
+  }
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 0u);
+}
+
+TEST_P(ProgramCache, ContextFactoryClearsTheCacheAndReleasesTheOldContext) {
+  cl::Context old_context = make_context();
+  polydev::opencl::build_program(old_context, kSource);
+  ASSERT_EQ(polydev::opencl::cached_program_count(), 1u);
+  const cl_uint held = reference_count(old_context);
+  // The cached program holds the context: one reference more than this test's handle alone.
+  EXPECT_GT(held, 1u);
+
+  const cl::Context new_context = make_context();
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 0u);
+  EXPECT_LT(reference_count(old_context), held)
+      << "the factory's clear must drop the cache's hold on the old context";
+  EXPECT_NE(new_context(), old_context());
+}
+
+TEST_P(ProgramCache, ClearFirstArgCachesEmptiesIt) {
+  const cl::Context context = make_context();
+  polydev::opencl::build_program(context, kSource);
+  polydev::clear_context_caches();
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 1u);
+  polydev::clear_first_arg_caches();
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 0u);
+}
+
+POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(ProgramCache);
+
+}  // namespace
