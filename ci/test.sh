@@ -20,6 +20,9 @@ ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
 echo "== the same suite under AddressSanitizer and UndefinedBehaviorSanitizer"
 bash ci/sanitize.sh
 
+echo "== the concurrent tests (pool stress, caches) under ThreadSanitizer"
+bash ci/tsan.sh
+
 echo "== a build without the OpenCL and CUDA backends: their suites skip with the reason"
 POLYDEV_BUILD_DIR=build-nobackend bash ci/build.sh -DPOLYDEV_WITH_OPENCL=OFF -DPOLYDEV_WITH_CUDA=OFF \
   >/dev/null
