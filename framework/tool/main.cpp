@@ -1,66 +1,69 @@
-// The `polydev` command-line tool.
+// The `polydev` command-line tool: dispatches to the subcommands of commands.hpp.
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <string>
 
-#include "polydev/overview.hpp"
+#include "commands.hpp"
+
+namespace polydev::tool {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: polydev devices [--json]\n"
-    "\n"
-    "  devices         list every OpenCL platform and device and every CUDA device, marking the\n"
-    "                  ones that PYOPENCL_TEST and CUDA_DEVICE (or ~/.cuda_device) select\n"
-    "  devices --json  the same as JSON, for scripts\n"
-    "\n"
-    "Exit status: 0 on success, 2 for a malformed or non-matching selector or bad usage.\n";
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const Arguments&);
+};
 
-int usage_error(const std::string& message) {
-  std::cerr << "polydev: " << message << "\n\n" << kUsage;
-  return 2;
-}
+// One line per subcommand.
+constexpr Command kCommands[] = {
+    {"devices", "[--json]  every OpenCL and CUDA device and what the selectors choose",
+     devices_command},
+    {"resource-spec", "[--slots N] [--output FILE]  CTest resource spec of the selected devices",
+     resource_spec_command},
+};
 
-int devices(bool json) {
-  const polydev::Overview& overview = polydev::system_overview();
-  const auto print_warnings = [](const std::vector<std::string>& warnings) {
-    for (const std::string& warning : warnings)
-      std::cerr << "polydev: warning: " << warning << '\n';
-  };
-  if (overview.opencl_selection) print_warnings(overview.opencl_selection->warnings);
-  if (overview.cuda_selection) print_warnings(overview.cuda_selection->warnings);
-  // A selector that is wrong must not look like a usable listing to a script.
-  if (!overview.opencl_error.empty() || !overview.cuda_error.empty()) {
-    if (!overview.opencl_error.empty()) std::cerr << "polydev: " << overview.opencl_error << '\n';
-    if (!overview.cuda_error.empty()) std::cerr << "polydev: " << overview.cuda_error << '\n';
-    return 2;
+void print_usage(std::ostream& out) {
+  out << "usage: polydev <command> [options]\n\ncommands:\n";
+  for (const Command& command : kCommands) {
+    out << "  " << command.name << ' ' << command.summary << '\n';
   }
-  std::cout << (json ? polydev::format_json(overview) : polydev::format_table(overview));
-  return 0;
+  out << "\n'polydev <command> --help' describes a command. Exit status: 0 on success, 2 for bad\n"
+         "usage or a malformed or non-matching selector, 1 for other failures.\n";
 }
 
 }  // namespace
 
+int usage_error(const std::string& command, const std::string& message, const char* usage) {
+  std::cerr << "polydev " << command << ": " << message << "\n\n" << usage;
+  return 2;
+}
+
+}  // namespace polydev::tool
+
 int main(int argc, char** argv) {
-  if (argc < 2) return usage_error("no command given");
-  const std::string command = argv[1];
-  if (command == "--help" || command == "-h" || command == "help") {
-    std::cout << kUsage;
+  using polydev::tool::kCommands;
+  if (argc < 2) {
+    std::cerr << "polydev: no command given\n\n";
+    polydev::tool::print_usage(std::cerr);
+    return 2;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    polydev::tool::print_usage(std::cout);
     return 0;
   }
-  if (command != "devices") return usage_error("unknown command '" + command + "'");
-  bool json = false;
-  for (int i = 2; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) {
-      json = true;
-    } else {
-      return usage_error("unknown option '" + std::string(argv[i]) + "' for 'devices'");
+  for (const auto& command : kCommands) {
+    if (name != command.name) continue;
+    try {
+      return command.run(polydev::tool::Arguments(argv + 2, argv + argc));
+    } catch (const std::exception& failure) {
+      std::cerr << "polydev " << name << ": " << failure.what() << '\n';
+      return 1;
     }
   }
-  try {
-    return devices(json);
-  } catch (const std::exception& failure) {
-    std::cerr << "polydev: " << failure.what() << '\n';
-    return 1;
-  }
+  std::cerr << "polydev: unknown command '" << name << "'\n\n";
+  polydev::tool::print_usage(std::cerr);
+  return 2;
 }

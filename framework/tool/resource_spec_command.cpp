@@ -1,0 +1,75 @@
+// `polydev resource-spec [--slots N] [--output FILE]`: the CTest resource spec of the devices the
+// selectors choose (one resource type per device key).
+#include <fstream>
+#include <iostream>
+
+#include "commands.hpp"
+#include "polydev/ctest_resources.hpp"
+#include "polydev/overview.hpp"
+
+namespace polydev::tool {
+
+namespace {
+
+constexpr const char* kResourceSpecUsage =
+    "usage: polydev resource-spec [--slots N] [--output FILE]\n"
+    "  writes the CTest resource spec of the selected OpenCL and CUDA devices (PYOPENCL_TEST,\n"
+    "  CUDA_DEVICE): one resource type per device key, N slots each (default 1, one test per\n"
+    "  device at a time), to FILE or stdout; use it with 'ctest -j J --resource-spec-file FILE'\n";
+
+}  // namespace
+
+int resource_spec_command(const Arguments& arguments) {
+  unsigned slots = 1;
+  std::string output;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& argument = arguments[i];
+    if ((argument == "--slots" || argument == "--output") && i + 1 == arguments.size()) {
+      return usage_error("resource-spec", argument + " needs a value", kResourceSpecUsage);
+    }
+    if (argument == "--slots") {
+      const std::string& text = arguments[++i];
+      if (text.empty() || text.size() > 4 || text.find_first_not_of("0123456789") != text.npos ||
+          std::stoul(text) == 0) {
+        return usage_error("resource-spec", "--slots '" + text + "': expected a number from 1",
+                           kResourceSpecUsage);
+      }
+      slots = static_cast<unsigned>(std::stoul(text));
+    } else if (argument == "--output") {
+      output = arguments[++i];
+    } else if (argument == "--help" || argument == "-h") {
+      std::cout << kResourceSpecUsage;
+      return 0;
+    } else {
+      return usage_error("resource-spec", "unknown option '" + argument + "'", kResourceSpecUsage);
+    }
+  }
+  if (!report_selection_problems()) return 2;
+  const Overview& overview = system_overview();
+  std::vector<std::string> keys;
+  if (overview.opencl_selection) {
+    for (const auto& position : overview.opencl_selection->devices) {
+      keys.push_back(opencl::describe(overview.opencl, position).device.key);
+    }
+  }
+  if (overview.cuda_selection) {
+    for (int ordinal : overview.cuda_selection->ordinals) {
+      keys.push_back(overview.cuda.devices.at(static_cast<std::size_t>(ordinal)).key);
+    }
+  }
+  const std::string spec = ctest_resource_spec(keys, slots);
+  if (output.empty()) {
+    std::cout << spec;
+    return 0;
+  }
+  std::ofstream file(output, std::ios::trunc);
+  file << spec;
+  file.close();
+  if (!file) {
+    std::cerr << "polydev resource-spec: cannot write '" << output << "'\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace polydev::tool
