@@ -13,9 +13,11 @@ source ci/pocl-env.sh
 echo "== polydev devices (POCL_DEVICES='$POCL_DEVICES')"
 "$POLYDEV_BUILD_DIR/framework/polydev" devices
 
-echo "== ctest"
+echo "== ctest, each device test holding its device through CTest's resource allocation"
+spec="$POLYDEV_BUILD_DIR/polydev_resource_spec.json"
+"$POLYDEV_BUILD_DIR/framework/polydev" resource-spec --output "$spec"
 ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
-  --parallel "$(nproc)" --timeout 300
+  --parallel "$(nproc)" --timeout 300 --resource-spec-file "$spec"
 
 echo "== the same suite under AddressSanitizer and UndefinedBehaviorSanitizer"
 bash ci/sanitize.sh
