@@ -18,6 +18,7 @@ spec="$POLYDEV_BUILD_DIR/polydev_resource_spec.json"
 "$POLYDEV_BUILD_DIR/framework/polydev" resource-spec --output "$spec"
 ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
   --parallel "$(nproc)" --timeout 300 --resource-spec-file "$spec"
+bash ci/consumers.sh "$POLYDEV_BUILD_DIR"
 
 echo "== the same suite under AddressSanitizer and UndefinedBehaviorSanitizer"
 bash ci/sanitize.sh

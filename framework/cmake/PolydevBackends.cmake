@@ -49,9 +49,13 @@ if(NOT POLYDEV_WITH_CUDA STREQUAL "OFF")
     set(POLYDEV_HAS_CUDA ON)
     # The framework itself needs only the runtime library; nvcc is needed for the kernels of the
     # tests and examples. Hopper (9.0) is what the GPU machines run; 7.5 is CUDA 13's oldest.
-    include(CheckLanguage)
-    check_language(CUDA)
-    if(CMAKE_CUDA_COMPILER)
+    # Without tests, CUDA is not enabled as a language, so a project that adds polydev as a
+    # subdirectory does not get it (and its configure-time checks) through polydev.
+    if(POLYDEV_BUILD_TESTS)
+      include(CheckLanguage)
+      check_language(CUDA)
+    endif()
+    if(POLYDEV_BUILD_TESTS AND CMAKE_CUDA_COMPILER)
       if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
         set(CMAKE_CUDA_ARCHITECTURES 75 90)
       endif()

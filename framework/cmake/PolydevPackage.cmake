@@ -1,0 +1,89 @@
+# The polydev CMake package: `cmake --install` gives
+#   find_package(polydev CONFIG REQUIRED COMPONENTS framework pools gtest)
+# with the targets polydev::framework, polydev::pools, polydev::gtest, polydev::gtest_main and
+# polydev::tool. Included by the top-level CMakeLists.txt after the component directories, so the
+# whole package is described in one place.
+#
+# One export set per component, so that a consumer asking for `framework` alone never needs
+# GoogleTest. CMake checks at generate time that a target of one set is linked only to targets that
+# are exported too.
+#
+# Also makes the CMake helpers of fixtures/cmake (Polydev*.cmake) and the backend variables
+# (polydev_HAS_OPENCL, polydev_HAS_CUDA) available to add_subdirectory / FetchContent users, under
+# the same names as through find_package.
+
+include(CMakePackageConfigHelpers)
+
+set(polydev_HAS_OPENCL
+    ${POLYDEV_HAS_OPENCL}
+    CACHE INTERNAL "polydev was built with its OpenCL backend")
+set(polydev_HAS_CUDA
+    ${POLYDEV_HAS_CUDA}
+    CACHE INTERNAL "polydev was built with its CUDA backend")
+
+# Functions are global in CMake: including the helpers here defines them for the project that
+# added polydev as a subdirectory as well.
+file(GLOB _polydev_helper_modules "${PROJECT_SOURCE_DIR}/fixtures/cmake/Polydev*.cmake")
+foreach(_polydev_module IN LISTS _polydev_helper_modules)
+  include("${_polydev_module}")
+endforeach()
+
+if(TARGET polydev_tool)
+  set_target_properties(polydev_tool PROPERTIES EXPORT_NAME tool)
+  set(POLYDEV_PACKAGE_HAS_TOOL ON)
+else()
+  set(POLYDEV_PACKAGE_HAS_TOOL OFF)
+endif()
+
+if(NOT POLYDEV_INSTALL)
+  return()
+endif()
+
+# Headers: every public header of a component, so that new headers need no install rule of their
+# own. The opencl/ and cuda/ headers are installed also when their backend is off: they are
+# documented API, guarded where needed, and a prefix should not change shape with the backends.
+foreach(_polydev_component IN ITEMS framework pools fixtures)
+  install(
+    DIRECTORY "${PROJECT_SOURCE_DIR}/${_polydev_component}/include/"
+    DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+    COMPONENT polydev_development
+    FILES_MATCHING
+    PATTERN "*.hpp")
+endforeach()
+
+# _polydev_install_component(name TARGETS ...): the libraries of one package component and its
+# exported targets file polydev-<name>-targets.cmake.
+function(_polydev_install_component name)
+  cmake_parse_arguments(ARG "" "" "TARGETS" ${ARGN})
+  install(
+    TARGETS ${ARG_TARGETS}
+    EXPORT polydev-${name}-targets
+    ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT polydev_development
+    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT polydev_runtime
+    RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT polydev_runtime)
+  install(
+    EXPORT polydev-${name}-targets
+    NAMESPACE polydev::
+    DESTINATION "${POLYDEV_INSTALL_CMAKEDIR}"
+    COMPONENT polydev_development)
+endfunction()
+
+_polydev_install_component(framework TARGETS polydev_framework)
+_polydev_install_component(pools TARGETS polydev_pools)
+_polydev_install_component(gtest TARGETS polydev_gtest polydev_gtest_main)
+if(POLYDEV_PACKAGE_HAS_TOOL)
+  _polydev_install_component(tool TARGETS polydev_tool)
+endif()
+
+configure_package_config_file(
+  "${CMAKE_CURRENT_LIST_DIR}/polydevConfig.cmake.in" "${PROJECT_BINARY_DIR}/polydevConfig.cmake"
+  INSTALL_DESTINATION "${POLYDEV_INSTALL_CMAKEDIR}"
+  NO_SET_AND_CHECK_MACRO)
+# SameMajorVersion: a project asking for polydev 0.1 accepts any later 0.x release.
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/polydevConfigVersion.cmake"
+                                 COMPATIBILITY SameMajorVersion)
+install(
+  FILES "${PROJECT_BINARY_DIR}/polydevConfig.cmake"
+        "${PROJECT_BINARY_DIR}/polydevConfigVersion.cmake" ${_polydev_helper_modules}
+  DESTINATION "${POLYDEV_INSTALL_CMAKEDIR}"
+  COMPONENT polydev_development)
