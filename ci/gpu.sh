@@ -41,6 +41,44 @@ ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error --tim
   --parallel 8 >"$results/ctest.log" 2>&1 || status=1
 tail -n 25 "$results/ctest.log"
 
+echo "== CTest across GPUs: the gpu_bound suite serially, then with -j <GPUs> and one GPU per test"
+gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)"
+if [[ "$gpus" -ge 1 ]]; then
+  spec="$POLYDEV_BUILD_DIR/polydev_resource_spec.json"
+  "$POLYDEV_BUILD_DIR/framework/polydev" resource-spec --output "$spec"
+  timed_ctest() {  # label, parallel level, extra arguments...; prints the wall seconds
+    local start end
+    start=$(date +%s.%N)
+    POLYDEV_GPU_BOUND_SECONDS=1 ctest --test-dir "$POLYDEV_BUILD_DIR" -L gpu_bound --no-tests=error \
+      --parallel "$2" "${@:3}" >"$results/ctest-gpu-bound-$1.log" 2>&1 || status=1
+    end=$(date +%s.%N)
+    python3 -c "print(f'{$end - $start:.2f}')"
+  }
+  serial=$(timed_ctest serial 1)
+  parallel=$(timed_ctest parallel "$gpus" --resource-spec-file "$spec" -V)
+  allocated=$(grep -c "polydev: CTest allocated" "$results/ctest-gpu-bound-parallel.log" || true)
+  python3 - "$serial" "$parallel" "$gpus" "$allocated" <<'PY' | tee "$results/ctest-speedup.txt"
+import sys
+serial, parallel, gpus, allocated = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
+print(f"gpu_bound suite: serial {serial:.2f} s, -j{gpus} with the resource spec {parallel:.2f} s, "
+      f"speed-up {serial / parallel:.2f}x; tests that reported a CTest allocation: {allocated}")
+PY
+fi
+
+echo "== characterization and occupancy of every device"
+"$POLYDEV_BUILD_DIR/framework/polydev" characterize --json >"$results/characterize.json" 2>&1 || true
+"$POLYDEV_BUILD_DIR/framework/polydev" occupancy --threads 256 --regs 32 --json \
+  >"$results/occupancy.json" 2>&1 || true
+
+echo "== pool benchmarks (one run each; interleaved repetitions)"
+for bench in "$POLYDEV_BUILD_DIR"/tests/bench/polydev_*_bench; do
+  [[ -x "$bench" ]] || continue
+  "$bench" --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
+    --benchmark_report_aggregates_only=true --benchmark_format=json \
+    --benchmark_out="$results/$(basename "$bench").json" --benchmark_out_format=json \
+    >"$results/$(basename "$bench").log" 2>&1 || { status=1; tail -n 20 "$results/$(basename "$bench").log"; }
+done
+
 echo "== every test binary with XML reports"
 mapfile -t binaries < <(find "$POLYDEV_BUILD_DIR/tests" -maxdepth 2 -type f -perm -u+x \
   -name 'polydev_*' ! -name '*bench*' | sort)
@@ -53,6 +91,8 @@ python3 ci/matrix.py "$results"/*.xml | tee "$results/matrix.txt"
 
 if [[ -n "${OUT:-}" ]]; then
   cp "$results/devices.txt" "$results/devices.json" "$results/matrix.txt" "$results/ctest.log" "$OUT/"
+  cp "$results"/ctest-speedup.txt "$results"/*bench*.json "$results"/characterize.json \
+    "$results"/occupancy.json "$OUT/" 2>/dev/null || true
   tar -czf "$OUT/results.tar.gz" -C "$results" .
 fi
 exit $status

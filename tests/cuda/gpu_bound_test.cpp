@@ -2,6 +2,7 @@
 // They measure what CTest's per-device resource allocation gains on a machine with several GPUs
 // (ci/gpu.sh runs them serially and with `ctest -j <GPUs>`); on one GPU they are plain tests.
 #include <cstdlib>
+#include <iostream>
 #include <polydev/gtest.hpp>
 #include <string>
 
@@ -18,6 +19,12 @@ double busy_seconds() {
 class GpuBound : public polydev::testing::CudaTest {
  protected:
   void spin() {
+    // What CTest allocated, in the log, so a run can show that each test held its own device.
+    if (const char* group = std::getenv("CTEST_RESOURCE_GROUP_0")) {
+      std::cout << "polydev: CTest allocated " << group << " to this test; it runs on "
+                << device_info().key << '\n';
+      RecordProperty("polydev_ctest_allocation", group);
+    }
     const double seconds = busy_seconds();
     float elapsed_ms = 0;
     const cudaError_t status = spin_on_device(seconds, &elapsed_ms);
