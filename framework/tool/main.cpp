@@ -22,6 +22,9 @@ constexpr Command kCommands[] = {
      devices_command},
     {"resource-spec", "[--slots N] [--output FILE]  CTest resource spec of the selected devices",
      resource_spec_command},
+    {"occupancy",
+     "--threads N [--regs R] [--smem S] [--device KEY | --cc X.Y] [--json]  blocks per SM",
+     occupancy_command},
 };
 
 void print_usage(std::ostream& out) {
