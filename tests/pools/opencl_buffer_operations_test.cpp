@@ -226,11 +226,15 @@ TEST_P(OpenCLBufferOperations, EmptyBoxesAndFillsMoveNothingAndStillGiveAnEvent)
   polydev::opencl::enqueue_fill_buffer(queue(), pooled, cl_uint{7}).wait();
   const cl::Event box = polydev::opencl::enqueue_write_buffer_rect(
       queue(), pooled, RectSide{}, nullptr, 0, RectSide{}, RectRegion{0, 4, 1});
-  EXPECT_EQ(box.getInfo<CL_EVENT_COMMAND_TYPE>(), static_cast<cl_command_type>(CL_COMMAND_MARKER));
+  // A marker; its command type is not portable (NVIDIA reports a type of its own for markers with
+  // a wait list), but it is not the transfer.
+  EXPECT_NE(box.getInfo<CL_EVENT_COMMAND_TYPE>(),
+            static_cast<cl_command_type>(CL_COMMAND_WRITE_BUFFER_RECT));
   EXPECT_EQ(box.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(), CL_COMPLETE);
   const cl::Event fill =
       polydev::opencl::enqueue_fill_buffer(queue(), pooled, cl_uint{9}, 64, to_end, {box});
-  EXPECT_EQ(fill.getInfo<CL_EVENT_COMMAND_TYPE>(), static_cast<cl_command_type>(CL_COMMAND_MARKER));
+  EXPECT_NE(fill.getInfo<CL_EVENT_COMMAND_TYPE>(),
+            static_cast<cl_command_type>(CL_COMMAND_FILL_BUFFER));
   ASSERT_EQ(fill.wait(), CL_SUCCESS);
   EXPECT_EQ(read_words(pooled.buffer(), 16), std::vector<cl_uint>(16, 7u));
 }
