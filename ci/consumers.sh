@@ -110,15 +110,46 @@ ran_on() {
   fi
 }
 
-# consumer NAME SOURCE OPTION...: configures, builds and runs one consumer project.
+# allocates_devices DIR: every device instance of the project in DIR asks CTest for its own device
+# (polydev_discover_device_tests, from the package's PolydevDeviceTests.cmake).
+allocates_devices() {
+  ctest --test-dir "$1" --show-only=json-v1 >"$1.tests.json"
+  python3 -c '
+import json, re, sys
+checked = 0
+for test in json.load(open(sys.argv[1]))["tests"]:
+    key = re.search(r"/((opencl|cuda)_[a-z0-9_]+)$", test["name"])
+    if not key:
+        continue
+    properties = {p["name"]: p["value"] for p in test.get("properties", [])}
+    wanted = [{"requirements": [{".type": key.group(1), "slots": 1}]}]
+    groups = properties.get("RESOURCE_GROUPS")
+    if groups != wanted:
+        sys.exit("%s: RESOURCE_GROUPS %s, expected %s" % (test["name"], groups, wanted))
+    checked += 1
+if checked == 0:
+    sys.exit("no device test instance found")
+print("   %d device test instances ask CTest for their own device" % checked)
+' "$1.tests.json" || fail "$1: device tests without their CTest resource"
+}
+
+# consumer NAME SOURCE OPTION...: configures, builds and runs one consumer project in parallel;
+# where its tests ask for devices (it has polydev_discover_device_tests' spec fixture), on the
+# resource spec of the installed tool, as docs/ctest.md says to run them with CMake before 3.28.
 consumer() {
   local name=$1 source=$2
   shift 2
   local dir="$work/$name"
+  local spec=()
   echo "== consumer: $name"
   logged "$dir.configure.log" cmake -S "$source" -B "$dir" "${consumer_options[@]}" "$@"
   logged "$dir.build.log" cmake --build "$dir" --parallel "$(nproc)"
-  ctest --test-dir "$dir" --output-on-failure --no-tests=error --timeout 300 | tee "$dir.ctest.log"
+  if ctest --test-dir "$dir" -N -R '^polydev_resource_spec$' | grep -q 'Total Tests: 1'; then
+    "$prefix/bin/polydev" resource-spec --output "$dir.spec.json"
+    spec=(--resource-spec-file "$dir.spec.json")
+  fi
+  ctest --test-dir "$dir" --output-on-failure --no-tests=error --timeout 300 \
+    --parallel "$(nproc)" "${spec[@]}" | tee "$dir.ctest.log"
   ran_on "$dir.ctest.log" OpenCL/ConsumerOpenCL "${opencl_keys[@]}"
   if ((${#cuda_keys[@]} > 0)); then
     ran_on "$dir.ctest.log" CUDA/ConsumerCuda "${cuda_keys[@]}"
@@ -126,6 +157,9 @@ consumer() {
 }
 
 consumer find_package tests/consumer/find_package "-DCMAKE_PREFIX_PATH=$prefix"
+allocates_devices "$work/find_package"
 consumer add_subdirectory tests/consumer/add_subdirectory -DPOLYDEV_CONSUMER_VIA=add_subdirectory
-consumer FetchContent tests/consumer/add_subdirectory -DPOLYDEV_CONSUMER_VIA=FetchContent
+consumer FetchContent tests/consumer/add_subdirectory -DPOLYDEV_CONSUMER_VIA=FetchContent \
+  -DPOLYDEV_BUILD_TOOLS=ON
+allocates_devices "$work/FetchContent"
 echo "ci/consumers.sh: the installed package, add_subdirectory and FetchContent consumers passed"

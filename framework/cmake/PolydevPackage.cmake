@@ -22,11 +22,17 @@ set(polydev_HAS_CUDA
     CACHE INTERNAL "polydev was built with its CUDA backend")
 
 # Functions are global in CMake: including the helpers here defines them for the project that
-# added polydev as a subdirectory as well.
+# added polydev as a subdirectory as well; the module path lets it also `include()` them by name,
+# as a project on the installed package can.
 file(GLOB _polydev_helper_modules "${PROJECT_SOURCE_DIR}/fixtures/cmake/Polydev*.cmake")
 foreach(_polydev_module IN LISTS _polydev_helper_modules)
   include("${_polydev_module}")
 endforeach()
+if(NOT POLYDEV_TOP_LEVEL)
+  set(CMAKE_MODULE_PATH
+      ${POLYDEV_PARENT_MODULE_PATH} "${PROJECT_SOURCE_DIR}/fixtures/cmake"
+      PARENT_SCOPE)
+endif()
 
 if(TARGET polydev_tool)
   set_target_properties(polydev_tool PROPERTIES EXPORT_NAME tool)
