@@ -16,9 +16,9 @@
 #include <CL/opencl.hpp>
 #include <array>
 #include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 

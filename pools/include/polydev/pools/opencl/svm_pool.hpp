@@ -17,8 +17,10 @@ namespace polydev::opencl {
 /// `clSetKernelArgSVMPointer`) and to SVM map, memfill, memcpy and migrate commands.
 ///
 /// The block may be bound to an in-order queue, its last user: returning it does not wait, and
-/// whoever reuses it next is ordered after that queue (see `SVMAllocator`). A request of 0 bytes
-/// still gets a real (1-byte) block, so `ptr()` is never null while the handle owns it.
+/// whoever reuses it next is ordered after that queue (see `SVMAllocator`), so a bound block must
+/// be used on its queue only: the operations of `svm_operations.hpp` and `map_svm` refuse it on
+/// another. A request of 0 bytes still gets a real (1-byte) block, so `ptr()` is never null while
+/// the handle owns it.
 class PooledSVM : public pools::PooledAllocation<SVMAllocator> {
  public:
   using pools::PooledAllocation<SVMAllocator>::PooledAllocation;
