@@ -172,8 +172,14 @@ void add(Report& report, const std::string& name, Rule&& rule) {
   }
 }
 
+// Notes once each: why_not_local_access_conflict_free repeats the guesses of the two rules
+// before it.
 void add_notes(Report& report, const std::vector<std::string>& notes) {
-  report.notes.insert(report.notes.end(), notes.begin(), notes.end());
+  for (const std::string& note : notes) {
+    if (std::find(report.notes.begin(), report.notes.end(), note) == report.notes.end()) {
+      report.notes.push_back(note);
+    }
+  }
 }
 
 Report characterize_opencl(const opencl::DeviceFacts& facts) {
