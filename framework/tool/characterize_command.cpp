@@ -253,16 +253,21 @@ Report characterize_opencl(const opencl::DeviceFacts& facts) {
   return report;
 }
 
+// The facts of an enumerated device, with the kernel probes its rules need.
+opencl::DeviceFacts live_facts(opencl::DevicePosition position) {
+#if defined(POLYDEV_WITH_OPENCL)
+  return opencl::query_device_facts_with_probes(opencl::System::get().device(position));
+#else
+  (void)position;
+  throw error("polydev was built without the OpenCL backend");
+#endif
+}
+
 Report characterize_opencl(const Overview& overview, opencl::DevicePosition position) {
   const opencl::DeviceInfo& info =
       overview.opencl.platforms.at(position.platform).devices.at(position.device);
   try {
-#if defined(POLYDEV_WITH_OPENCL)
-    const cl::Device device = opencl::System::get().device(position);
-    return characterize_opencl(opencl::query_device_facts_with_probes(device));
-#else
-    throw error("polydev was built without the OpenCL backend");
-#endif
+    return characterize_opencl(live_facts(position));
   } catch (const std::exception& failure) {
     Report report;
     report.key = info.key;
@@ -314,7 +319,7 @@ std::string format_json(const std::vector<Report>& reports) {
   return json.text() + "\n";
 }
 
-std::string format_text(const std::vector<Report>& reports) {
+std::string format_text(const std::vector<Report>& reports, const Overview& overview) {
   std::string out;
   for (const Report& report : reports) {
     out += report.key + ": '" + report.name + "' (" + report.backend + ")\n";
@@ -329,7 +334,11 @@ std::string format_text(const std::vector<Report>& reports) {
     }
     for (const std::string& note : report.notes) out += "  note: " + note + "\n";
   }
-  if (reports.empty()) out += "no device selected\n";
+  if (reports.empty()) {
+    out += "no device selected (OpenCL: " +
+           (overview.opencl.available ? "none selected" : overview.opencl.reason) +
+           "; CUDA: " + (overview.cuda.available ? "none selected" : overview.cuda.reason) + ")\n";
+  }
   return out;
 }
 
@@ -400,7 +409,7 @@ int characterize_command(const Arguments& arguments) {
       }
     }
   }
-  std::cout << (json ? format_json(reports) : format_text(reports));
+  std::cout << (json ? format_json(reports) : format_text(reports, overview));
   for (const Report& report : reports) {
     if (!report.failure.empty()) return 1;
   }
