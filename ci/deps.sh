@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3 clang-format
-  googletest libgtest-dev libbenchmark-dev libyaml-cpp-dev
+  googletest libgtest-dev libbenchmark-dev libyaml-cpp-dev libtinyxml2-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
 )
 

@@ -384,6 +384,17 @@ TEST(ReportMatrix, ARowThatRanOnADeviceSomewhereIsNotFlaggedForItsPlaceholder) {
   EXPECT_FALSE(matrix.rows.at(0).skipped_everywhere);
 }
 
+TEST(ReportMatrix, HostTestsOfSeveralShardsAreNoOverlap) {
+  const std::string xml =
+      report(suite("KeyTest", "<testcase name=\"IsStable\" status=\"run\" result=\"completed\"/>"));
+  std::vector<CaseResult> results = parse_gtest_xml(xml, "shard0.xml");
+  const auto second = parse_gtest_xml(xml, "shard1.xml");
+  results.insert(results.end(), second.begin(), second.end());
+  const Matrix matrix = build_matrix(results);
+  EXPECT_TRUE(matrix.warnings.empty());
+  EXPECT_EQ(matrix.rows.at(0).cells.at(0).results.size(), 2u);
+}
+
 TEST(ReportMatrix, PlaceholdersOfSeveralShardsAreNoOverlap) {
   const std::string xml =
       report(suite("CUDA/VectorAdd",
@@ -486,6 +497,21 @@ TEST(ReportText, SeveralResultsInACellAreMarked) {
   EXPECT_THAT(text, HasSubstr("2 results from 2 files"));
 }
 
+TEST(ReportText, AFlaggedTestShowsTwoReasonsAndCountsTheRest) {
+  std::string cases;
+  for (const char* key : {"opencl_a_0", "opencl_b_0", "opencl_c_0", "opencl_d_0"}) {
+    cases += device_case(
+        "Adds", key, skipped(std::string("no fp64 on ") + key + "&#x0A;second line"), "skipped");
+  }
+  const std::string text = polydev::report::format_text(
+      build_matrix(parse_gtest_xml(report(suite("OpenCL/Fp64", cases)), "a.xml")), {"a.xml"});
+  EXPECT_THAT(text, HasSubstr("  OpenCL/Fp64.Adds: skipped on every device\n"
+                              "      no fp64 on opencl_a_0\n      second line\n"
+                              "      no fp64 on opencl_b_0\n      second line\n"
+                              "      (2 more; all of them in --json and --html)\n"));
+  EXPECT_THAT(text, Not(HasSubstr("opencl_c_0\n")));
+}
+
 TEST(ReportText, NoResultsSaysSo) {
   EXPECT_EQ(polydev::report::format_text(build_matrix({}), {"a.xml"}),
             "polydev report: 0 results from 1 file\n");
@@ -531,12 +557,22 @@ TEST(ReportHtml, SelfContainedPageWithColoredCellsAndFlaggedRows) {
   for (const char* external : {"<script", "<link", "src=", "http://", "https://", "@import"}) {
     EXPECT_THAT(html, Not(HasSubstr(external))) << external;
   }
-  EXPECT_THAT(html, HasSubstr(std::string("<span class=\"key\">") + kPthread1 + "</span>"));
+  std::string wrappable = kPthread1;  // a header may wrap after each underscore
+  for (std::size_t at = wrappable.find('_'); at != std::string::npos;
+       at = wrappable.find('_', at + 6)) {
+    wrappable.insert(at + 1, "<wbr>");
+  }
+  EXPECT_THAT(html, HasSubstr("<span class=\"key\">" + wrappable + "</span>"));
+  EXPECT_THAT(html, HasSubstr("<span class=\"badge xfail\">1 xfail</span>"));
+  EXPECT_THAT(html, HasSubstr("<span class=\"badge skip\">2 skip</span>"));
   EXPECT_THAT(html, HasSubstr("pthread-skylake-avx512-AMD EPYC"));
   EXPECT_THAT(html, HasSubstr("<td class=\"cell fail\""));
   EXPECT_THAT(html, HasSubstr("<td class=\"cell xpass\""));
-  EXPECT_THAT(html, HasSubstr("<tr class=\"flagged\"><td class=\"test\">OpenCL/Fp64.Adds<span "
-                              "class=\"flag\">skipped on every device</span>"));
+  EXPECT_THAT(html, HasSubstr("<tr class=\"flagged\"><td class=\"test\"><span "
+                              "class=\"name\">OpenCL/Fp64.Adds</span><span class=\"flag\">skipped "
+                              "on every device</span>"));
+  EXPECT_THAT(html,
+              HasSubstr("7 results from 1 file in <code>results/</code>: <code>a.xml</code>"));
   EXPECT_THAT(html, HasSubstr("<span class=\"flag\">ran on no device</span>"));
   EXPECT_THAT(html, HasSubstr("<span class=\"badge fail\">1 fail</span>"));
   EXPECT_THAT(html, HasSubstr("y[3] is 7, expected 8"));
@@ -555,6 +591,14 @@ TEST(ReportHtml, EscapesEveryTextFromTheReports) {
   EXPECT_THAT(html, HasSubstr("OpenCL/S&lt;script&gt;.T"));
   EXPECT_THAT(html, HasSubstr("&lt;img onerror=&#39;x&#39;&gt; &amp; &quot;q&quot;"));
   EXPECT_THAT(html, HasSubstr("a&lt;b&gt;.xml"));
+}
+
+TEST(ReportHtml, NamesTheFilesFolderOnceWhenTheyShareOne) {
+  const Matrix matrix = build_matrix({});
+  EXPECT_THAT(polydev::report::format_html(matrix, {"out/a.xml", "out/b.xml"}),
+              HasSubstr("2 files in <code>out/</code>: <code>a.xml</code>, <code>b.xml</code>"));
+  EXPECT_THAT(polydev::report::format_html(matrix, {"out/a.xml", "b.xml"}),
+              HasSubstr("2 files: <code>out/a.xml</code>, <code>b.xml</code>"));
 }
 
 }  // namespace

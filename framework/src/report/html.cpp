@@ -37,6 +37,16 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+// A device key that wraps after its underscores in a narrow column header, not inside a word.
+std::string breakable_key(const std::string& key) {
+  std::string out;
+  for (char c : escape(key)) {
+    out += c;
+    if (c == '_') out += "<wbr>";
+  }
+  return out;
+}
+
 const char* label(Outcome outcome) {
   switch (outcome) {
     case Outcome::pass:
@@ -62,16 +72,17 @@ h2 { font-size: 16px; margin: 28px 0 8px; }
 code, .mono { font-family: "DejaVu Sans Mono", ui-monospace, monospace; font-size: 12.5px; }
 .summary { display: flex; flex-wrap: wrap; gap: 8px; margin: 10px 0 4px; }
 .badge { padding: 4px 12px; border-radius: 14px; font-weight: 600; }
+.badge.zero { opacity: 0.4; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
 thead th { background: #f6f8fa; vertical-align: bottom; position: sticky; top: 0; }
-.matrix thead th.dev { max-width: 12em; min-width: 7em; }
+.matrix thead th.dev { max-width: 13em; min-width: 8em; }
 .matrix th .num { color: #57606a; font-weight: 400; }
 .matrix th .key { display: block; font: 400 11px "DejaVu Sans Mono", monospace; color: #57606a;
-                  word-break: break-all; }
-.matrix td.test { font-family: "DejaVu Sans Mono", monospace; font-size: 12.5px;
-                  white-space: nowrap; }
-.matrix td.cell { text-align: center; font-weight: 600; min-width: 3.5em; }
+                  overflow-wrap: anywhere; }
+.matrix td.test { font-family: "DejaVu Sans Mono", monospace; font-size: 12.5px; }
+.matrix td.test .name { white-space: nowrap; margin-right: 10px; }
+.matrix td.cell { text-align: center; vertical-align: middle; font-weight: 600; min-width: 3.5em; }
 .pass { background: #dafbe1; color: #116329; }
 .fail { background: #cf222e; color: #fff; }
 .skip { background: #eaeef2; color: #57606a; }
@@ -79,11 +90,12 @@ thead th { background: #f6f8fa; vertical-align: bottom; position: sticky; top: 0
 .xpass { background: #e16f24; color: #fff; }
 .absent { background: #fff; color: #afb8c1; }
 tr.flagged td.test { background: #fff8c5; }
-tr.flagged td.test::before { content: "\25B2  "; color: #bf8700; }
-.flag { display: inline-block; margin-left: 10px; padding: 0 7px; border-radius: 9px;
+tr.flagged td.test .name::before { content: "\25B2  "; color: #bf8700; }
+.flag { display: inline-block; white-space: nowrap; padding: 0 7px; border-radius: 9px;
         background: #bf8700; color: #fff; font: 600 11px "DejaVu Sans", sans-serif; }
-.failure { margin: 6px 0; border-left: 4px solid #cf222e; padding: 2px 10px; }
-.failure.xpass { border-left-color: #e16f24; background: none; color: inherit; }
+.failure { margin: 6px 0; border-left: 4px solid #cf222e; padding: 2px 10px; background: #ffebe9; }
+.failure.unexpected { border-left-color: #e16f24; background: #fff1e5; }
+td.flagname { white-space: nowrap; }
 pre { margin: 4px 0; white-space: pre-wrap; font-size: 12.5px; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; border-radius: 4px;
                font-weight: 600; }
@@ -103,7 +115,8 @@ std::string cell_title(const Cell& cell) {
 }
 
 void badge(std::ostringstream& out, const char* css, std::size_t count, const char* what) {
-  out << "<span class=\"badge " << css << "\">" << count << ' ' << what << "</span>";
+  out << "<span class=\"badge " << css << (count == 0 ? " zero" : "") << "\">" << count << ' '
+      << what << "</span>";
 }
 
 void header(std::ostringstream& out, const Matrix& matrix) {
@@ -120,7 +133,7 @@ void header(std::ostringstream& out, const Matrix& matrix) {
           << escape(column.platform + (column.driver.empty() ? "" : ", " + column.driver))
           << "\"><span class=\"num\">[" << ++number << "]</span> "
           << escape(column.name.empty() ? "?" : column.name) << "<span class=\"key\">"
-          << escape(column.id) << "</span></th>";
+          << breakable_key(column.id) << "</span></th>";
     }
   }
   out << "</tr></thead>\n";
@@ -130,8 +143,9 @@ void rows(std::ostringstream& out, const Matrix& matrix) {
   out << "<tbody>\n";
   for (const Row& row : matrix.rows) {
     const bool flagged = row.skipped_everywhere || row.ran_on_no_device;
-    out << "<tr" << (flagged ? " class=\"flagged\"" : "") << "><td class=\"test\">"
-        << escape(row.test);
+    // The name never wraps; the flag goes below it when the columns need the room.
+    out << "<tr" << (flagged ? " class=\"flagged\"" : "")
+        << "><td class=\"test\"><span class=\"name\">" << escape(row.test) << "</span>";
     if (row.skipped_everywhere) out << "<span class=\"flag\">skipped on every device</span>";
     if (row.ran_on_no_device) out << "<span class=\"flag\">ran on no device</span>";
     out << "</td>";
@@ -175,11 +189,14 @@ void failures(std::ostringstream& out, const Matrix& matrix) {
         heading = true;
         std::string message = readable_message(result.message);
         if (message.empty() && result.outcome == Outcome::xpass) message = kUnexpectedPass;
-        out << "<div class=\"failure " << to_string(result.outcome) << "\"><b>"
-            << label(result.outcome) << "</b> <code>" << escape(row.test) << "</code> on <code>"
-            << escape(matrix.columns[index].id) << "</code> <span class=\"sub\">("
-            << escape(result.file) << ':' << result.line << ")</span><pre>" << escape(message)
-            << "</pre></div>\n";
+        out << "<div class=\"failure" << (result.outcome == Outcome::xpass ? " unexpected" : "")
+            << "\"><b>" << label(result.outcome) << "</b> <code>" << escape(row.test)
+            << "</code> on <code>"
+            << escape(matrix.columns[index].kind == ColumnKind::no_device
+                          ? "no device"
+                          : matrix.columns[index].id)
+            << "</code> <span class=\"sub\">(" << escape(result.file) << ':' << result.line
+            << ")</span><pre>" << escape(message) << "</pre></div>\n";
       }
     }
   }
@@ -198,7 +215,8 @@ void flagged(std::ostringstream& out, const Matrix& matrix) {
         if (!reason.empty()) reasons.insert(reason);
       }
     }
-    out << "<tr class=\"flagged\"><td class=\"mono\">" << escape(row.test) << "</td><td>"
+    out << "<tr class=\"flagged\"><td class=\"mono\">" << escape(row.test)
+        << "</td><td class=\"flagname\">"
         << (row.skipped_everywhere ? "skipped on every device" : "ran on no device") << "</td><td>";
     for (const std::string& reason : reasons) out << "<pre>" << escape(reason) << "</pre>";
     out << "</td></tr>\n";
@@ -214,9 +232,16 @@ std::string format_html(const Matrix& matrix, const std::vector<std::string>& fi
          "<title>polydev report</title>\n<style>"
       << kStyle << "</style>\n</head>\n<body>\n<h1>polydev report</h1>\n<p class=\"sub\">"
       << matrix.result_count << " results from " << files.size()
-      << (files.size() == 1 ? " file" : " files") << ": ";
+      << (files.size() == 1 ? " file" : " files");
+  // Reports usually share a folder: name it once.
+  std::string folder = files.empty() ? "" : files.front().substr(0, files.front().rfind('/') + 1);
+  for (const std::string& file : files) {
+    if (file.compare(0, folder.size(), folder) != 0) folder.clear();
+  }
+  if (!folder.empty()) out << " in <code>" << escape(folder) << "</code>";
+  out << ": ";
   for (std::size_t i = 0; i < files.size(); ++i) {
-    out << (i ? ", " : "") << "<code>" << escape(files[i]) << "</code>";
+    out << (i ? ", " : "") << "<code>" << escape(files[i].substr(folder.size())) << "</code>";
   }
   out << "</p>\n<div class=\"summary\">";
   badge(out, "pass", matrix.count(Outcome::pass), "pass");
@@ -239,8 +264,8 @@ std::string format_html(const Matrix& matrix, const std::vector<std::string>& fi
            "&#183; not run there, &#215;N several results (the worst shown); hover a cell for "
            "its messages</p>\n";
   }
-  flagged(out, matrix);
   failures(out, matrix);
+  flagged(out, matrix);
   if (std::any_of(matrix.columns.begin(), matrix.columns.end(),
                   [](const Column& column) { return column.kind == ColumnKind::device; })) {
     devices(out, matrix);

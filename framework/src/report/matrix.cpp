@@ -137,9 +137,10 @@ Matrix build_matrix(const std::vector<CaseResult>& results) {
         ran_somewhere = true;
         all_skipped = all_skipped && cell.outcome == Outcome::skip;
       }
-      // Every shard or machine without a device for a suite writes its placeholder, so several
-      // of them are the rule there; only results of one device (or of the host) overlap.
-      if (cell.results.size() > 1 && matrix.columns[index].kind != ColumnKind::no_device) {
+      // Every device shard and every machine of a CI matrix runs the host tests and writes the
+      // placeholders of its suites without a device, so several of those are the rule; two
+      // results of one device are not (the same file twice, a rerun, identical runners).
+      if (cell.results.size() > 1 && matrix.columns[index].kind == ColumnKind::device) {
         std::string where;
         for (const CaseResult& result : cell.results) {
           where += (where.empty() ? "" : ", ") + location(result);

@@ -53,9 +53,9 @@ struct Matrix {
   std::vector<Column> columns;
   std::vector<Row> rows;  ///< in the order first seen
   std::size_t result_count = 0;
-  /// Overlapping results, one line per device or host cell that has several: "TEST on DEVICE: N
-  /// results (FILE:LINE, ...); showing the worst, OUTCOME". Several placeholders of one test (one
-  /// per shard or machine without a device) are no overlap.
+  /// Overlapping results, one line per device cell that has several: "TEST on DEVICE: N results
+  /// (FILE:LINE, ...); showing the worst, OUTCOME". Several host results or placeholders of one
+  /// test (one per device shard or machine) are no overlap.
   std::vector<std::string> warnings;
 
   /// Cells whose (worst) outcome is `outcome`.

@@ -10,6 +10,8 @@ namespace polydev::report {
 
 namespace {
 
+constexpr std::size_t kReasonsShown = 2;  // per flagged test
+
 const char* symbol(Outcome outcome) {
   switch (outcome) {
     case Outcome::pass:
@@ -140,12 +142,18 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
     heading = true;
     out << "  " << row.test << ": "
         << (row.skipped_everywhere ? "skipped on every device" : "ran on no device") << '\n';
+    // Reasons usually name the device, so there may be one per device; a few tell the story.
     std::set<std::string> reasons;
     for (const auto& [index, cell] : row.cells) {
       for (const CaseResult& result : cell.results) {
         const std::string reason = readable_message(result.message);
-        if (!reason.empty() && reasons.insert(reason).second) out << indent(reason, "      ");
+        if (reason.empty() || !reasons.insert(reason).second) continue;
+        if (reasons.size() <= kReasonsShown) out << indent(reason, "      ");
       }
+    }
+    if (reasons.size() > kReasonsShown) {
+      out << "      (" << reasons.size() - kReasonsShown << " more; all of them in --json and "
+          << "--html)\n";
     }
   }
   return out.str();

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Checks `polydev report --html` in a real browser: runs real polydev test binaries on the PoCL
+# devices (the OpenCL suites in two device shards, the capability-requirement probe, the CUDA suites,
+# a few host tests, and a run with a selector that matches nothing, as a misconfigured CI job would
+# have), merges their GoogleTest XML into one page, takes a screenshot with headless Chromium and
+# checks that the page was drawn with the report's colors.
+#
+# Chromium is large, so it is not in ci/deps.sh: this script installs Debian's `chromium` itself
+# when it is missing (as root, with a package registry). POLYDEV_BUILD_DIR picks the build folder
+# (default build), POLYDEV_JOBS the build's parallelism, REPORT_OPENCL_FILTER a --gtest_filter for
+# the OpenCL suites, REPORT_WINDOW=W,H a second screenshot of the page's top (report-window.png).
+# Results: $POLYDEV_BUILD_DIR/report-browser. docs/report-example.png is the report-window.png of
+#   REPORT_OPENCL_FILTER='OpenCL/Saxpy.*:OpenCL/ContextFactory.*' REPORT_WINDOW=1200,800
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export POLYDEV_BUILD_DIR="${POLYDEV_BUILD_DIR:-build}"
+build_dir="$POLYDEV_BUILD_DIR"
+out="$build_dir/report-browser"
+
+bash ci/deps.sh
+if ! command -v chromium >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]] && [[ -z "${POLYDEV_NO_APT:-}" ]]; then
+    echo "ci/report-browser.sh: installing chromium"
+    timeout 120 apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  else
+    echo "ci/report-browser.sh: chromium is missing and cannot be installed here (Debian: chromium)" >&2
+    exit 1
+  fi
+fi
+
+[[ -f "$build_dir/CMakeCache.txt" ]] ||
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOLYDEV_WERROR=ON >/dev/null
+targets=(polydev_tool polydev_requirements_probe polydev_policy_probe polydev_framework_tests)
+available=$(cmake --build "$build_dir" --target help)
+for optional in polydev_opencl_tests polydev_cuda_tests; do
+  grep -q "^$optional:" <<<"$available" && targets+=("$optional")
+done
+cmake --build "$build_dir" --parallel "${POLYDEV_JOBS:-$(nproc)}" --target "${targets[@]}" >/dev/null
+source ci/pocl-env.sh
+
+rm -rf "$out" && mkdir -p "$out"
+run() {  # run NAME BINARY [ARGS...]: one GoogleTest XML report; a failing run is the report's to show
+  local name=$1 binary=$2
+  shift 2
+  "$binary" --gtest_brief=1 --gtest_output="xml:$out/$name.xml" "$@" >"$out/$name.log" 2>&1 || true
+  [[ -s "$out/$name.xml" ]] || { echo "ci/report-browser.sh: $binary wrote no report" >&2; exit 1; }
+}
+tests="$build_dir/tests"
+if [[ -x "$tests/polydev_opencl_tests" ]]; then
+  for shard in 0 1; do
+    POLYDEV_SHARD_BY=device GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$shard \
+      run "opencl-shard$shard" "$tests/polydev_opencl_tests" --gtest_filter="${REPORT_OPENCL_FILTER:-*}"
+  done
+fi
+[[ -x "$tests/polydev_cuda_tests" ]] && run cuda "$tests/polydev_cuda_tests"
+run requirements "$tests/polydev_requirements_probe"
+PYOPENCL_TEST=no_such_platform CUDA_DEVICE=no_such_device \
+  run misconfigured "$tests/polydev_policy_probe"
+run host "$tests/framework/polydev_framework_tests" --gtest_filter='CTestResourceSpec.*'
+# Rows appear in the order first read: device suites first, host tests last.
+reports=()
+for name in opencl-shard0 opencl-shard1 requirements misconfigured cuda host; do
+  [[ -f "$out/$name.xml" ]] && reports+=("$out/$name.xml")
+done
+
+status=0
+"$build_dir/framework/polydev" report --html "$out/report.html" "${reports[@]}" >"$out/report.txt" ||
+  status=$?
+"$build_dir/framework/polydev" report --json "${reports[@]}" >"$out/report.json" || true
+cat "$out/report.txt"
+# The misconfigured run fails on purpose (status 1); a failure from any other file is a real one.
+[[ $status -eq 1 ]] || { echo "ci/report-browser.sh: polydev report exited with $status, expected 1" >&2; exit 1; }
+python3 - "$out/report.json" <<'EOF'
+import json, os, sys
+report = json.load(open(sys.argv[1]))
+failed = {os.path.basename(result["file"])
+          for test in report["tests"] for cell in test["cells"] for result in cell["results"]
+          if result["outcome"] in ("fail", "xpass")}
+if failed != {"misconfigured.xml"}:
+    sys.exit(f"ci/report-browser.sh: failures in {sorted(failed)}; expected only misconfigured.xml")
+EOF
+
+page="$(realpath "$out/report.html")"
+screenshot() {  # screenshot PNG WIDTH,HEIGHT; a profile of its own leaves nothing in the home dir
+  timeout 120 chromium --headless --disable-gpu --no-sandbox --hide-scrollbars \
+    --user-data-dir="$out/chromium-profile" --window-size="$2" --screenshot="$1" "file://$page" \
+    >"$out/chromium.log" 2>&1 || { cat "$out/chromium.log" >&2; exit 1; }
+}
+# Tall enough for the whole page (about 28 pixels a row, the sections below the matrix), so that
+# the check sees every kind of cell.
+rows=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["tests"]))' "$out/report.json")
+height=$((rows * 28 + 2500))
+screenshot "$out/report.png" "1400,$((height > 4096 ? 4096 : height))"  # Chromium stops at 4096
+[[ -z "${REPORT_WINDOW:-}" ]] || screenshot "$out/report-window.png" "$REPORT_WINDOW"
+
+# The screenshot must show the page as styled: pixels of the pass, failure, skip and flagged-row
+# colors (html.cpp), and many colors overall (text is antialiased), not a blank or error page.
+python3 - "$out/report.png" <<'EOF'
+import struct, sys, zlib
+
+def pixels(path):
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        sys.exit(f"{path}: not a PNG")
+    chunks, at = {}, 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        chunks.setdefault(kind, []).append(data[at + 8:at + 8 + length])
+        at += 12 + length
+    width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", chunks[b"IHDR"][0])
+    if depth != 8 or color not in (2, 6) or interlace:
+        sys.exit(f"{path}: unexpected PNG format (depth {depth}, color type {color})")
+    step = 3 if color == 2 else 4
+    raw = zlib.decompress(b"".join(chunks[b"IDAT"]))
+    stride, previous, rows = width * step, bytearray(width * step), []
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - step] if x >= step else 0
+            b, c = previous[x], previous[x - step] if x >= step else 0
+            if kind == 1: line[x] = (line[x] + a) & 255
+            elif kind == 2: line[x] = (line[x] + b) & 255
+            elif kind == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        previous = line
+    return width, height, {bytes(row[x:x + 3]) for row in rows for x in range(0, stride, step)}
+
+path = sys.argv[1]
+width, height, colors = pixels(path)
+expected = {"pass": (0xda, 0xfb, 0xe1), "fail": (0xcf, 0x22, 0x2e), "skip": (0xea, 0xee, 0xf2),
+            "flagged row": (0xff, 0xf8, 0xc5)}
+missing = [name for name, rgb in expected.items() if bytes(rgb) not in colors]
+print(f"ci/report-browser.sh: {path}: {width}x{height}, {len(colors)} colors")
+if missing or len(colors) < 50:
+    sys.exit(f"ci/report-browser.sh: the page was not drawn as styled (missing {missing})")
+EOF
+echo "ci/report-browser.sh: $out/report.html and its screenshot $out/report.png look right"
