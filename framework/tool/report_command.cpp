@@ -5,6 +5,7 @@
 #include "commands.hpp"
 
 #if defined(POLYDEV_TOOL_WITH_REPORT)
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -39,6 +40,14 @@ namespace {
 
 // The file's text, or nothing after saying on stderr why it cannot be read.
 std::optional<std::string> read_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    std::string folder = path;
+    while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+    std::cerr << "polydev report: cannot read '" << path
+              << "': a directory; expected GoogleTest XML files (e.g. " << folder << "/*.xml)\n";
+    return std::nullopt;
+  }
   std::ifstream file(path, std::ios::binary);
   std::ostringstream text;
   if (file) text << file.rdbuf();

@@ -88,6 +88,13 @@ TEST(ReportCommand, UnreadableFileExitsWithTwo) {
   EXPECT_THAT(result.output, HasSubstr("polydev report: cannot read '" + missing + "'"));
 }
 
+TEST(ReportCommand, ADirectoryIsNotAReport) {
+  const ProcessResult result = report({::testing::TempDir()});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.output, HasSubstr("polydev report: cannot read '" + ::testing::TempDir() +
+                                       "': a directory; expected GoogleTest XML files"));
+}
+
 TEST(ReportCommand, MalformedXmlNamesFileAndLine) {
   const std::string path = write(
       "broken.xml", "<testsuites>\n<testsuite name=\"S\">\n<testcase name=\"a\">\n</testsuites>\n");

@@ -177,7 +177,9 @@ TEST(ReportParse, BadInputIsAnErrorWithFileAndLine) {
   const std::string head = "<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"S\">\n";
   const std::string tail = "</testsuite>\n</testsuites>\n";
   const std::vector<Case> cases{
-      {"", 1, "malformed XML"},
+      {"", 1, "an empty file; a GoogleTest XML report (--gtest_output=xml) has <testsuites>"},
+      {"\n  \n", 1, "an empty file"},
+      {"<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"S\">\n", 3, "malformed XML"},
       {"<testsuites>\n<testsuite name=\"S\">\n</testsuites>\n", 2,
        "malformed XML: XML_ERROR_MISMATCHED_ELEMENT at XMLElement name=testsuite"},
       {"<?xml version=\"1.0\"?>\n<project>\n</project>\n", 2,

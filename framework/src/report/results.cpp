@@ -175,6 +175,9 @@ input_error::input_error(std::string file, int line, const std::string& problem)
 
 std::vector<CaseResult> parse_gtest_xml(std::string_view xml, const std::string& file) {
   const Reader reader(file);
+  if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    reader.fail(1, "an empty file; a GoogleTest XML report (--gtest_output=xml) has <testsuites>");
+  }
   tinyxml2::XMLDocument document;
   if (document.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
     // ErrorStr() is "Error=NAME ErrorID=N (0xN) Line number=L: DETAIL"; the name and the detail
