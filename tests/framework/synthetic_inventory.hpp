@@ -15,6 +15,7 @@
 // P2 but not P1 (PYOPENCL_CTX's last match is then PoCL).
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -125,6 +126,79 @@ inline polydev::cuda::Inventory synthetic_cuda_inventory() {
     device.total_memory_bytes = 150ull << 30;
     inventory.devices.push_back(std::move(device));
   }
+  polydev::cuda::assign_keys(inventory);
+  return inventory;
+}
+
+/// Capability facts of a synthetic OpenCL device (what `POLYDEV_DEVICES` terms test).
+struct SyntheticCapabilities {
+  std::string version;  ///< `CL_DEVICE_VERSION`
+  bool fp64 = false;
+  std::string extensions;
+  std::uint64_t global_memory_bytes = 0;
+  int nv_compute_capability_major = 0;
+  int nv_compute_capability_minor = 0;
+};
+
+inline void set_capabilities(polydev::opencl::DeviceInfo& device,
+                             const SyntheticCapabilities& capabilities) {
+  device.version = capabilities.version;
+  device.fp64 = capabilities.fp64;
+  device.extensions = capabilities.extensions;
+  device.global_memory_bytes = capabilities.global_memory_bytes;
+  device.nv_compute_capability_major = capabilities.nv_compute_capability_major;
+  device.nv_compute_capability_minor = capabilities.nv_compute_capability_minor;
+}
+
+/// A machine for cross-backend selection, OpenCL side, with keys and capabilities:
+///   P0 "NVIDIA CUDA":                 0 "NVIDIA H200" gpu, OpenCL 3.0, fp64, fp16, 141 GiB, cc 9.0
+///   P1 "Portable Computing Language": 0 "pthread-AMD EPYC 7B13" cpu, OpenCL 3.0, fp64, 8 GiB
+///                                     1 "basic" cpu, OpenCL 3.0, no fp64, 8 GiB
+///   P2 "Intel(R) FPGA Emulation Platform for OpenCL(TM)":
+///                                     0 "Intel(R) FPGA Emulation Device" accelerator, OpenCL 1.2,
+///                                       fp64, 4 GiB
+inline polydev::opencl::Inventory mixed_opencl_inventory() {
+  polydev::opencl::Inventory inventory;
+  inventory.available = true;
+  inventory.platforms.push_back(make_platform(0, "NVIDIA CUDA", "NVIDIA Corporation",
+                                              "OpenCL 3.0 CUDA 13.0.88",
+                                              {{"NVIDIA H200", "NVIDIA Corporation", "gpu"}}));
+  set_capabilities(
+      inventory.platforms[0].devices[0],
+      {"OpenCL 3.0 CUDA", true,
+       "cl_khr_fp64 cl_khr_fp16 cl_khr_int64_base_atomics cl_nv_device_attribute_query",
+       141ull << 30, 9, 0});
+  inventory.platforms.push_back(make_platform(
+      1, "Portable Computing Language", "The pocl project", "OpenCL 3.0 PoCL 3.1",
+      {{"pthread-AMD EPYC 7B13", "AuthenticAMD", "cpu"}, {"basic", "AuthenticAMD", "cpu"}}));
+  set_capabilities(inventory.platforms[1].devices[0],
+                   {"OpenCL 3.0 PoCL HSTR: pthread-x86_64", true,
+                    "cl_khr_fp64 cl_khr_int64_base_atomics", 8ull << 30});
+  set_capabilities(inventory.platforms[1].devices[1], {"OpenCL 3.0 PoCL HSTR: basic-x86_64", false,
+                                                       "cl_khr_int64_base_atomics", 8ull << 30});
+  inventory.platforms.push_back(make_platform(
+      2, "Intel(R) FPGA Emulation Platform for OpenCL(TM)", "Intel(R) Corporation", "OpenCL 1.2",
+      {{"Intel(R) FPGA Emulation Device", "Intel(R) Corporation", "accelerator"}}));
+  set_capabilities(inventory.platforms[2].devices[0],
+                   {"OpenCL 1.2 Intel(R) FPGA SDK", true, "cl_khr_fp64", 4ull << 30});
+  polydev::opencl::assign_keys(inventory);
+  return inventory;
+}
+
+/// The CUDA side of that machine: `synthetic_cuda_inventory()`'s two H200 (cc 9.0, 150 GiB), then
+/// an "NVIDIA A100-SXM4-80GB" (cc 8.0, 80 GiB) at ordinal 2.
+inline polydev::cuda::Inventory mixed_cuda_inventory() {
+  polydev::cuda::Inventory inventory = synthetic_cuda_inventory();
+  polydev::cuda::DeviceInfo device;
+  device.ordinal = 2;
+  device.name = "NVIDIA A100-SXM4-80GB";
+  device.compute_capability_major = 8;
+  device.compute_capability_minor = 0;
+  device.pci_bus_id = "00000000:3D:00.0";
+  device.uuid = "GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee";
+  device.multiprocessors = 108;
+  device.total_memory_bytes = 80ull << 30;
+  inventory.devices.push_back(std::move(device));
   polydev::cuda::assign_keys(inventory);
   return inventory;
 }

@@ -14,6 +14,8 @@ namespace {
 // cl_khr_pci_bus_info and cl_nv_device_attribute_query, spelled out because older headers lack
 // them.
 constexpr cl_device_info kPciBusInfoKhr = 0x410F;
+constexpr cl_device_info kComputeCapabilityMajorNv = 0x4000;
+constexpr cl_device_info kComputeCapabilityMinorNv = 0x4001;
 constexpr cl_device_info kPciBusIdNv = 0x4008;
 constexpr cl_device_info kPciSlotIdNv = 0x4009;
 constexpr cl_device_info kPciDomainIdNv = 0x400A;
@@ -113,6 +115,12 @@ DeviceInfo describe_device(const cl::Device& device, std::size_t index) {
         device_value<cl_device_svm_capabilities>(device, CL_DEVICE_SVM_CAPABILITIES);
   }
   info.pci_bus_id = pci_bus_id(device, info.extensions);
+  if (has_extension(info.extensions, "cl_nv_device_attribute_query")) {
+    info.nv_compute_capability_major =
+        static_cast<int>(device_value<cl_uint>(device, kComputeCapabilityMajorNv));
+    info.nv_compute_capability_minor =
+        static_cast<int>(device_value<cl_uint>(device, kComputeCapabilityMinorNv));
+  }
   return info;
 }
 

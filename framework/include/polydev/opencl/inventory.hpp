@@ -37,6 +37,9 @@ struct DeviceInfo {
   bool fp64 = false;                   ///< double precision supported (fp config or `cl_khr_fp64`)
   std::uint64_t svm_capabilities = 0;  ///< `svm_capability` bits; 0 before OpenCL 2.0
   std::string extensions;              ///< `CL_DEVICE_EXTENSIONS`
+  /// NVIDIA's compute capability (`cl_nv_device_attribute_query`); 0 where the driver has none.
+  int nv_compute_capability_major = 0;
+  int nv_compute_capability_minor = 0;
   std::optional<std::string> pci_bus_id;  ///< "dddd:bb:dd.f" when the driver reports it
   std::string key;  ///< stable `[a-z0-9_]` name, unique on this machine (see key.hpp)
 };
