@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3 clang-format
+  cmake ninja-build g++ python3 clang-format clang libclang-rt-14-dev
   googletest libgtest-dev libbenchmark-dev libyaml-cpp-dev libtinyxml2-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
 )

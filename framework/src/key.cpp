@@ -46,6 +46,12 @@ std::string slug(std::string_view text) {
   return out.empty() ? "unnamed" : out;
 }
 
+std::string shorten_slug(std::string slug, std::size_t max_length) {
+  if (slug.size() > max_length) slug.resize(max_length);
+  while (!slug.empty() && slug.back() == '_') slug.pop_back();
+  return slug;
+}
+
 namespace {
 
 std::optional<std::uint32_t> parse_hex(std::string_view text) {
@@ -81,6 +87,9 @@ std::optional<std::string> pci_key_suffix(std::string_view pci_bus_id) {
   const auto device = parse_hex(pci_bus_id.substr(second_colon + 1, dot - second_colon - 1));
   const auto function = parse_hex(pci_bus_id.substr(dot + 1));
   if (!domain || !bus || !device || !function) return std::nullopt;
+  // PCI's bus, device and function are 8, 5 and 3 bits. Beyond them the suffix's fixed-width
+  // fields would be ambiguous: "0:1234:05.10" and "1234:05:10.0" would both be pci_1234_05_10.
+  if (*bus > 0xff || *device > 0x1f || *function > 7) return std::nullopt;
   std::string out = "pci_";
   if (*domain != 0) out += hex(*domain, 4) + "_";
   out += hex(*bus, 2) + "_" + hex(*device, 2);
@@ -108,7 +117,7 @@ std::string opencl_platform_word(std::string_view platform_name) {
   for (const auto& entry : known) {
     if (lowered.find(entry.needle) != std::string::npos) return entry.word;
   }
-  return lowered.substr(0, 24);
+  return shorten_slug(lowered, 24);
 }
 
 }  // namespace polydev

@@ -149,7 +149,7 @@ TEST(ParseCArg, RejectsWhatCannotBeDescribed) {
       {"__local float *scratch", "__local arguments cannot be described"},
       {"__constant float *table", "__constant arguments cannot be described"},
       {"float **x", "pointers to pointers"},
-      {"float", "has no type"},
+      {"float", "has no name (got 'float')"},
       {"", "is empty"},
       {"float *", "has no name"},
       {"__global float x", "__global needs a pointer"},
@@ -163,6 +163,48 @@ TEST(ParseCArg, RejectsWhatCannotBeDescribed) {
     } catch (const polydev::error& failure) {
       EXPECT_THAT(failure.what(), HasSubstr(c.message)) << c.text;
     }
+  }
+}
+
+// Found by tests/fuzz/fuzz_kernel_args: the last word was taken as the name even when it was a
+// keyword, so "global const unsigned int *restrict" became a pointer named "restrict" and
+// "unsigned int" a parameter named "int" (declared as "unsigned int int", which does not compile).
+TEST(ParseCArg, KeywordsAreNotNames) {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  const std::vector<Case> cases{
+      {"global const unsigned int *restrict", "has no name (got 'restrict')"},
+      {"unsigned int", "has no name (got 'int')"},
+      {"float *const", "has no name (got 'const')"},
+      {"int float4", "has no name (got 'float4')"},
+      {"uint __global", "has no name (got '__global')"},
+  };
+  for (const Case& c : cases) {
+    try {
+      polydev::opencl::parse_c_arg(c.text);
+      ADD_FAILURE() << "accepted '" << c.text << "'";
+    } catch (const polydev::error& failure) {
+      EXPECT_THAT(failure.what(), HasSubstr(c.message)) << c.text;
+    }
+  }
+  EXPECT_EQ(polydev::opencl::parse_c_arg("int integer"),
+            Argument(ScalarArg(ScalarType::int32, "integer")));
+  EXPECT_EQ(polydev::opencl::parse_c_arg("float *float5"),
+            Argument(VectorArg(ScalarType::float32, "float5")));
+}
+
+TEST(ArgumentNames, KeywordsAndTypeNamesAreRejected) {
+  for (const char* reserved : {"int", "restrict", "__global", "kernel", "uint", "double16"}) {
+    EXPECT_THROW(ScalarArg(ScalarType::int32, reserved), polydev::error) << reserved;
+    EXPECT_THROW(VectorArg(ScalarType::int32, reserved), polydev::error) << reserved;
+  }
+  try {
+    VectorArg(ScalarType::float32, "float4");
+    FAIL() << "expected an error";
+  } catch (const polydev::error& failure) {
+    EXPECT_THAT(failure.what(), HasSubstr("'float4' is an OpenCL C keyword or type name"));
   }
 }
 

@@ -129,7 +129,18 @@ TEST_F(CudaSelectionTest, RepeatedOrdinalRunsOnceWithAWarning) {
   EXPECT_THAT(selection.ordinals, ElementsAre(0, 1));
   EXPECT_THAT(selection.warnings,
               ElementsAre(AllOf(HasSubstr("CUDA_DEVICE='0,1,0'"),
-                                HasSubstr("device 0 is listed twice; it runs once"))));
+                                HasSubstr("device 0 is listed more than once; it runs once"))));
+}
+
+// The rule tests/fuzz checks for every selector (no warning given twice): one warning per repeat,
+// each quoting the whole value, made a long list's warnings quadratic in its length.
+TEST_F(CudaSelectionTest, OrdinalRepeatedManyTimesWarnsOnce) {
+  std::string value = "1";
+  for (int i = 0; i < 1000; ++i) value += ",1,0";
+  const Selection selection = select_test_devices(from_variable(value), inventory_);
+  EXPECT_THAT(selection.ordinals, ElementsAre(1, 0));
+  EXPECT_THAT(selection.warnings, ElementsAre(HasSubstr("device 1 is listed more than once"),
+                                              HasSubstr("device 0 is listed more than once")));
 }
 
 TEST_F(CudaSelectionTest, OrdinalsAcceptPythonIntSpelling) {

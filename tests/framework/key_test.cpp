@@ -111,6 +111,17 @@ TEST(PciKeySuffix, TextThatIsNotAnAddressGivesNothing) {
   EXPECT_FALSE(pci_key_suffix("000000000:1b:00.0").has_value());  // more than 8 hex digits
 }
 
+// Found by tests/fuzz/fuzz_device_keys: numbers beyond PCI's ranges made two addresses share one
+// suffix, e.g. "0:1234:05.10" and "1234:05:10.0" both gave pci_1234_05_10.
+TEST(PciKeySuffix, FieldsBeyondPciRangesGiveNothing) {
+  EXPECT_FALSE(pci_key_suffix("0:1234:05.10").has_value());      // bus > 0xff, function > 7
+  EXPECT_FALSE(pci_key_suffix("0000:100:00.0").has_value());     // bus > 0xff
+  EXPECT_FALSE(pci_key_suffix("00000000:2C:20.1").has_value());  // device > 0x1f
+  EXPECT_FALSE(pci_key_suffix("0000:1b:00.8").has_value());      // function > 7
+  EXPECT_EQ(pci_key_suffix("1234:05:10.0"), "pci_1234_05_10");
+  EXPECT_EQ(pci_key_suffix("ffffffff:ff:1f.7"), "pci_ffffffff_ff_1f_7");
+}
+
 // --- opencl_platform_word ---------------------------------------------------------------------
 
 TEST(OpenclPlatformWord, KnownPlatformsGetAShortWord) {
@@ -127,6 +138,31 @@ TEST(OpenclPlatformWord, UnknownPlatformsUseTheirSlugCutTo24Characters) {
   EXPECT_EQ(opencl_platform_word("Xilinx"), "xilinx");
   EXPECT_EQ(opencl_platform_word("A Very Long Platform Name For Testing"),
             "a_very_long_platform_nam");
+}
+
+// Found by tests/fuzz/fuzz_device_keys: a cut right after a '_' left it at the end, and the key
+// then held "__" ("opencl_" + "1portable_computing_ead_" + "_" + device word).
+TEST(OpenclPlatformWord, CutDropsATrailingSeparator) {
+  EXPECT_EQ(opencl_platform_word("1Portable Computing ead-haswell"), "1portable_computing_ead");
+  EXPECT_EQ(polydev::shorten_slug("intel_xeon_gold", 11), "intel_xeon");
+  EXPECT_EQ(polydev::shorten_slug("intel_xeon", 48), "intel_xeon");
+}
+
+TEST(OpenclKeys, LongDeviceNamesCutWithoutADoubleSeparator) {
+  // slug: 47 characters of "a", then "_b": the cut at 48 falls right after the '_'.
+  const auto inventory = one_platform("NVIDIA CUDA", {{std::string(47, 'a') + " b", "NVIDIA"}});
+  EXPECT_THAT(keys_of(inventory), ElementsAre("opencl_nvidia_" + std::string(47, 'a') + "_0"));
+}
+
+TEST(CudaKeys, LongNamesCutWithoutADoubleSeparator) {
+  polydev::cuda::Inventory inventory;
+  polydev::cuda::DeviceInfo device;
+  device.name = std::string(47, 'a') + " b";
+  device.pci_bus_id = "0000:1b:00.0";
+  inventory.devices.push_back(device);
+  polydev::cuda::assign_keys(inventory);
+  ASSERT_EQ(inventory.devices.size(), 1u);
+  EXPECT_EQ(inventory.devices[0].key, "cuda_" + std::string(47, 'a') + "_pci_1b_00");
 }
 
 // --- OpenCL keys ------------------------------------------------------------------------------

@@ -255,6 +255,26 @@ TEST_F(PyopenclTest, RepeatedDevicesInOneListRunOnceWithAWarning) {
                                           "already selected; it runs once"))));
 }
 
+// Found by tests/fuzz/fuzz_pyopencl_test: each repeat gave its own copy of one warning, each
+// quoting the whole entry, so a long entry produced output quadratic in its length.
+TEST_F(PyopenclTest, RepeatedEmptyDeviceNamesWarnOnce) {
+  const Selection selection = select("0:,,");
+  EXPECT_EQ(positions(selection), (Positions{{0, 0}}));
+  EXPECT_THAT(selection.warnings, ElementsAre(AllOf(HasSubstr("PYOPENCL_TEST entry 1 '0:,,'"),
+                                                    HasSubstr("empty device name")),
+                                              AllOf(HasSubstr("PYOPENCL_TEST entry 1 '0:,,'"),
+                                                    HasSubstr("already selected; it runs once"))));
+}
+
+TEST_F(PyopenclTest, DeviceRepeatedManyTimesInOneEntryWarnsOnce) {
+  std::string spec = "1:0";
+  for (int i = 0; i < 1000; ++i) spec += ",0";
+  const Selection selection = select(spec);
+  EXPECT_EQ(positions(selection), (Positions{{1, 0}}));
+  EXPECT_THAT(selection.warnings, ElementsAre(HasSubstr("device 0 'NVIDIA H100' of platform 1 is "
+                                                        "already selected; it runs once")));
+}
+
 TEST_F(PyopenclTest, MostNegativeIndexIsTheFirstObject) {
   EXPECT_EQ(positions(select("-3")), (Positions{{0, 0}, {0, 1}}));
   EXPECT_EQ(positions(select("0:-2")), (Positions{{0, 0}}));

@@ -17,6 +17,7 @@
 /// If two keys still collide (two ICDs of the same platform), `_p<platform index>` is appended, and
 /// where that is not enough (one PCI address reported for two devices), `_d<device index>`.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,9 +29,14 @@ namespace polydev {
 /// for text with no letter or digit.
 std::string slug(std::string_view text);
 
-/// Turns a PCI address "dddd:bb:dd.f" (any domain width, hex, case-insensitive) into
-/// `pci_<bus>_<device>`, with the domain in front and the function at the end when not zero.
-/// Returns nothing for text that is not such an address.
+/// Cuts a slug to at most `max_length` (> 0) characters; a `_` the cut leaves at the end is dropped
+/// too, so that the result is still a slug ("intel_xeon_gold" cut to 11 is "intel_xeon").
+std::string shorten_slug(std::string slug, std::size_t max_length);
+
+/// Turns a PCI address "dddd:bb:dd.f" (hex, case-insensitive, up to 8 digits a field; bus,
+/// device and function within PCI's 8, 5 and 3 bits) into `pci_<bus>_<device>`, with the domain in
+/// front and the function at the end when not zero. Returns nothing for text that is not such an
+/// address, so that two addresses never give one suffix.
 std::optional<std::string> pci_key_suffix(std::string_view pci_bus_id);
 
 /// The short platform word used in OpenCL keys (see the rules above).

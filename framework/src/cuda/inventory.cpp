@@ -19,7 +19,7 @@ void assign_keys(Inventory& inventory) {
     } else {
       where = std::to_string(device.ordinal);
     }
-    device.key = "cuda_" + slug(device.name).substr(0, 48) + "_" + where;
+    device.key = "cuda_" + shorten_slug(slug(device.name), 48) + "_" + where;
     ++uses[device.key];
   }
   for (DeviceInfo& device : inventory.devices) {

@@ -74,8 +74,12 @@ std::vector<int> parse_ordinals(const DeviceSetting& setting, const Inventory& i
     }
     const int ordinal = static_cast<int>(*value);
     if (std::find(ordinals.begin(), ordinals.end(), ordinal) != ordinals.end()) {
-      warnings.push_back(describe_source(setting) + ": device " + std::to_string(ordinal) +
-                         " is listed twice; it runs once");
+      // One warning per repeated device, however often it repeats: each quotes the whole value.
+      std::string warning = describe_source(setting) + ": device " + std::to_string(ordinal) +
+                            " is listed more than once; it runs once";
+      if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) {
+        warnings.push_back(std::move(warning));
+      }
     } else {
       ordinals.push_back(ordinal);
     }

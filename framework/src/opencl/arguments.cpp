@@ -70,10 +70,50 @@ bool is_identifier(std::string_view text) {
   return true;
 }
 
+// OpenCL C's keywords and built-in type names (C99's keywords, the address space and access
+// qualifiers, the scalar and vector types), which a parameter cannot be named: "unsigned int" and
+// "float *restrict" would otherwise read as a parameter named "int" or "restrict".
+bool is_reserved_word(std::string_view text) {
+  static constexpr std::string_view keywords[] = {
+      "auto",         "break",      "case",        "char",      "const",        "continue",
+      "default",      "do",         "double",      "else",      "enum",         "extern",
+      "float",        "for",        "goto",        "if",        "inline",       "int",
+      "long",         "register",   "restrict",    "return",    "short",        "signed",
+      "sizeof",       "static",     "struct",      "switch",    "typedef",      "union",
+      "unsigned",     "void",       "volatile",    "while",     "_Bool",        "_Complex",
+      "_Imaginary",   "__restrict", "__global",    "global",    "__local",      "local",
+      "__constant",   "constant",   "__private",   "private",   "__generic",    "generic",
+      "__kernel",     "kernel",     "__read_only", "read_only", "__write_only", "write_only",
+      "__read_write", "read_write", "uniform",     "pipe",      "bool",         "uchar",
+      "ushort",       "uint",       "ulong",       "half",      "size_t",       "ptrdiff_t",
+      "intptr_t",     "uintptr_t"};
+  for (std::string_view keyword : keywords) {
+    if (text == keyword) return true;
+  }
+  // Vector types: char2 ... double16.
+  static constexpr std::string_view element_types[] = {"char",  "uchar",  "short", "ushort",
+                                                       "int",   "uint",   "long",  "ulong",
+                                                       "float", "double", "half"};
+  for (std::string_view element : element_types) {
+    if (text.size() <= element.size() || text.substr(0, element.size()) != element) continue;
+    const std::string_view width = text.substr(element.size());
+    if (width == "2" || width == "3" || width == "4" || width == "8" || width == "16") return true;
+  }
+  return false;
+}
+
+bool is_parameter_name(std::string_view text) {
+  return is_identifier(text) && !is_reserved_word(text);
+}
+
 std::string checked_name(std::string name, const char* kind) {
   if (!is_identifier(name)) {
     throw error(std::string(kind) + ": argument name '" + name +
                 "' is not a C identifier (letters, digits and '_', not starting with a digit)");
+  }
+  if (is_reserved_word(name)) {
+    throw error(std::string(kind) + ": argument name '" + name +
+                "' is an OpenCL C keyword or type name; choose another name");
   }
   return name;
 }
@@ -222,7 +262,7 @@ Argument parse_c_arg(std::string_view declaration, bool with_offset) {
       type_words.push_back(word);
     }
   }
-  if (!is_identifier(name)) {
+  if (!is_parameter_name(name)) {
     throw error("kernel argument " + quoted + " has no name (got '" + name +
                 "'); expected '<type> <name>' or '<type> *<name>'");
   }

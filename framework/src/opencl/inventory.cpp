@@ -27,7 +27,7 @@ std::string device_word(const std::string& platform_word, const std::string& dev
   if (word.size() > repeated.size() && word.compare(0, repeated.size(), repeated) == 0) {
     word.erase(0, repeated.size());
   }
-  return word.substr(0, 48);
+  return shorten_slug(word, 48);
 }
 
 }  // namespace

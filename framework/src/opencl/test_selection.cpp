@@ -1,6 +1,7 @@
 // PYOPENCL_TEST: PyOpenCL's grammar and results, with errors where PyOpenCL is vague.
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -78,9 +79,12 @@ class TestSpecParser {
                           std::string(entry_) + "': " + what);
   }
 
+  // Each warning once: an entry that repeats a device (or an empty name) many times would
+  // otherwise print one line per repeat, each quoting the whole entry (quadratic in its length).
   void warn(const std::string& what) {
-    selection_.warnings.push_back("PYOPENCL_TEST entry " + std::to_string(entry_number_) + " '" +
-                                  std::string(entry_) + "': " + what);
+    std::string warning = "PYOPENCL_TEST entry " + std::to_string(entry_number_) + " '" +
+                          std::string(entry_) + "': " + what;
+    if (given_warnings_.insert(warning).second) selection_.warnings.push_back(std::move(warning));
   }
 
   void parse_entry(std::size_t number, std::string_view entry) {
@@ -170,6 +174,7 @@ class TestSpecParser {
   std::string_view spec_;
   const Inventory& inventory_;
   Selection selection_;
+  std::set<std::string> given_warnings_;
   std::size_t entry_number_ = 0;
   std::string_view entry_;
 };

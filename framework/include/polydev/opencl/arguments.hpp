@@ -54,7 +54,7 @@ ScalarType parse_scalar_type(std::string_view text);
 /// kernel, so a kernel body can use a buffer at any offset without sub-buffer alignment limits.
 class VectorArg {
  public:
-  /// @throws polydev::error if `name` is not a C identifier.
+  /// @throws polydev::error if `name` is not a C identifier or is an OpenCL C keyword or type name.
   VectorArg(ScalarType type, std::string name, bool with_offset = false);
 
   ScalarType type() const noexcept { return type_; }
@@ -77,7 +77,7 @@ class VectorArg {
 /// A by-value argument: `<ctype> <name>`.
 class ScalarArg {
  public:
-  /// @throws polydev::error if `name` is not a C identifier.
+  /// @throws polydev::error if `name` is not a C identifier or is an OpenCL C keyword or type name.
   ScalarArg(ScalarType type, std::string name);
 
   ScalarType type() const noexcept { return type_; }
