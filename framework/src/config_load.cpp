@@ -1,0 +1,117 @@
+// Finding polydev.yaml, selecting the profile, and applying it to this process once.
+#include <stdlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "polydev/config.hpp"
+#include "polydev/environment.hpp"
+
+namespace polydev {
+
+namespace fs = std::filesystem;
+
+Config load_config_file(const fs::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  if (file) text << file.rdbuf();
+  if (!file || file.bad()) {
+    throw error("cannot read the configuration file " + path.string() + ": " +
+                std::strerror(errno));
+  }
+  return parse_config(text.str(), path.string());
+}
+
+std::optional<fs::path> find_config_file(const std::optional<std::string>& polydev_config,
+                                         const fs::path& start) {
+  std::error_code ignored;
+  if (polydev_config) {
+    if (polydev_config->empty()) return std::nullopt;
+    const fs::path path(*polydev_config);
+    const fs::file_status status = fs::status(path, ignored);
+    if (!fs::exists(status)) {
+      throw error("POLYDEV_CONFIG='" + *polydev_config +
+                  "': no such file; expected the path of a polydev.yaml file, or "
+                  "POLYDEV_CONFIG empty for no configuration");
+    }
+    if (fs::is_directory(status)) {
+      throw error("POLYDEV_CONFIG='" + *polydev_config +
+                  "' is a directory; expected a file, such as " + (path / "polydev.yaml").string());
+    }
+    return path;
+  }
+  for (fs::path directory = start; !directory.empty(); directory = directory.parent_path()) {
+    const fs::path candidate = directory / "polydev.yaml";
+    if (fs::is_regular_file(candidate, ignored)) return candidate;
+    if (directory == directory.parent_path()) break;
+  }
+  return std::nullopt;
+}
+
+Configuration configure(const std::optional<std::string>& polydev_config,
+                        const std::optional<std::string>& polydev_profile, const fs::path& start) {
+  Configuration configuration;
+  if (const auto path = find_config_file(polydev_config, start)) {
+    configuration.config = load_config_file(*path);
+  }
+  if (!polydev_profile || polydev_profile->empty()) return configuration;
+  const std::string setting = "POLYDEV_PROFILE='" + *polydev_profile + "'";
+  if (!configuration.config) {
+    throw error(setting + ", but there is no configuration file: " +
+                (polydev_config ? std::string("POLYDEV_CONFIG is empty")
+                                : "no polydev.yaml in " + start.string() + " or above") +
+                "; expected a polydev.yaml that defines the profile, or POLYDEV_CONFIG naming one");
+  }
+  const Config& config = *configuration.config;
+  if (const Profile* profile = config.find_profile(*polydev_profile)) {
+    configuration.profile = *profile;
+    return configuration;
+  }
+  std::string known;
+  for (const Profile& profile : config.profiles) {
+    known += (known.empty() ? "" : ", ") + profile.name;
+  }
+  throw error(setting + ": " + config.file + " defines no such profile; expected " +
+              (known.empty() ? std::string("a profile under 'profiles:' (it defines none)")
+                             : "one of: " + known));
+}
+
+std::vector<std::pair<std::string, std::string>> profile_environment(const Profile& profile) {
+  std::vector<std::pair<std::string, std::string>> variables = profile.variables;
+  if (!profile.require.empty()) {
+    std::string backends;
+    for (const std::string& backend : profile.require) {
+      backends += (backends.empty() ? "" : ",") + backend;
+    }
+    variables.emplace_back("POLYDEV_REQUIRE_DEVICES", backends);
+  }
+  return variables;
+}
+
+const ProcessConfig& process_config() {
+  static const ProcessConfig state = [] {
+    ProcessConfig result;
+    try {
+      std::error_code no_directory;
+      const fs::path start = fs::current_path(no_directory);  // empty: nothing to walk up from
+      Configuration configuration = configure(environment_variable("POLYDEV_CONFIG"),
+                                              environment_variable("POLYDEV_PROFILE"), start);
+      if (configuration.profile) {
+        result.profile = configuration.profile->name;
+        // Once, before anything reads the selector variables; a variable that is set wins.
+        for (const auto& [name, value] : profile_environment(*configuration.profile)) {
+          ::setenv(name.c_str(), value.c_str(), 0);
+        }
+      }
+      result.config = std::move(configuration.config);
+    } catch (const error& failure) {
+      result.error = failure.what();
+    }
+    return result;
+  }();
+  return state;
+}
+
+}  // namespace polydev

@@ -1,0 +1,52 @@
+// Which expectation of polydev.yaml applies to a test on a device.
+#include "polydev/config.hpp"
+
+namespace polydev {
+
+DeviceIdentity device_identity(const opencl::DeviceDescriptor& descriptor) {
+  DeviceIdentity facts;
+  facts.key = descriptor.device.key;
+  facts.name = descriptor.device.name;
+  facts.driver_version = descriptor.device.driver_version;
+  // "OpenCL 3.0 PoCL 3.1+debian  Linux, ...": the release is the word after "PoCL".
+  const std::string& version = descriptor.platform.version;
+  const std::string marker = " PoCL ";
+  if (const auto at = version.find(marker); at != std::string::npos) {
+    const auto start = at + marker.size();
+    facts.pocl_version = version.substr(start, version.find(' ', start) - start);
+  }
+  return facts;
+}
+
+DeviceIdentity device_identity(const cuda::DeviceInfo& device, int cuda_driver_version) {
+  DeviceIdentity facts;
+  facts.key = device.key;
+  facts.name = device.name;
+  facts.driver_version = std::to_string(cuda_driver_version / 1000) + "." +
+                         std::to_string(cuda_driver_version % 1000 / 10);
+  return facts;
+}
+
+const Expectation* find_expectation(const Config& config, std::string_view suite,
+                                    std::string_view test, const DeviceIdentity& device) {
+  // "OpenCL/Saxpy" and "MatchesHost/<key>" give "Saxpy.MatchesHost".
+  const std::string_view short_suite = suite.substr(suite.rfind('/') + 1);
+  const std::string_view short_test = test.substr(0, test.find('/'));
+  const std::string short_name = std::string(short_suite) + "." + std::string(short_test);
+  const std::string full_name = std::string(suite) + "." + std::string(test);
+  for (const Expectation& expectation : config.expectations) {
+    if (!expectation.test.matches(short_name) && !expectation.test.matches(full_name)) continue;
+    if (!expectation.device.matches(device.key) && !expectation.device.matches(device.name)) {
+      continue;
+    }
+    if (expectation.driver && !expectation.driver->contains(device.driver_version)) continue;
+    if (expectation.pocl &&
+        (!device.pocl_version || !expectation.pocl->contains(*device.pocl_version))) {
+      continue;
+    }
+    return &expectation;
+  }
+  return nullptr;
+}
+
+}  // namespace polydev
