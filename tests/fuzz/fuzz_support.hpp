@@ -186,8 +186,12 @@ inline polydev::opencl::Inventory generated_inventory(Input& input) {
   static const char* const words[] = {"NVIDIA", "Intel(R)", "pocl", "CPU", "GPU", "H200",
                                       "a",      "",         "0",    "1",   " ",   ":",
                                       ",",      ";",        "X",    "Ab"};
+  // One statement per byte taken: the order of operands would be unspecified.
   const auto word = [&] {
-    return std::string(words[input.choice(16)]) + " " + words[input.choice(16)];
+    std::string text = words[input.choice(16)];
+    text += " ";
+    text += words[input.choice(16)];
+    return text;
   };
   polydev::opencl::Inventory inventory;
   const std::size_t platforms = input.choice(5);
@@ -197,8 +201,10 @@ inline polydev::opencl::Inventory generated_inventory(Input& input) {
       device.name = word();
       device.vendor = word();
     }
+    const std::string name = word();
+    const std::string vendor = word();
     inventory.platforms.push_back(
-        polydev_test::make_platform(p, word(), word(), "OpenCL 3.0", devices));
+        polydev_test::make_platform(p, name, vendor, "OpenCL 3.0", devices));
   }
   inventory.available = !inventory.platforms.empty();
   inventory.reason = inventory.available ? "" : "no OpenCL platform";
