@@ -1,10 +1,13 @@
 // polydev.yaml's schema (docs/configuration.md), checked node by node so that every error points
 // at the line and column of what is wrong.
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
+#include <sstream>
 
 #include "polydev/config.hpp"
 
@@ -48,25 +51,72 @@ std::string join(const std::vector<std::string>& words) {
   return text;
 }
 
+// Where the documents of a YAML text begin: the mark of each document and of its first node.
+// yaml-cpp 0.7's LoadAll never returns for some invalid texts, a lone ',' among them
+// (jbeder/yaml-cpp#1040, fixed after 0.8): its parser reads the same empty document again and
+// again. Counting the documents with this handler, two at most, bounds the work, and a document
+// that begins where the one before it began shows that the parser is stuck.
+class DocumentMarks : public YAML::EventHandler {
+ public:
+  struct Document {
+    YAML::Mark start;
+    std::optional<YAML::Mark> first_node;
+  };
+  std::vector<Document> documents;
+
+  void OnDocumentStart(const YAML::Mark& mark) override { documents.push_back({mark, {}}); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    node(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& mark) {
+    if (!documents.empty() && !documents.back().first_node) documents.back().first_node = mark;
+  }
+};
+
 class Parser {
  public:
   explicit Parser(std::string file) : file_(std::move(file)) {}
 
   Config parse(const std::string& text) {
-    std::vector<YAML::Node> documents;
+    YAML::Node root;
     try {
-      documents = YAML::LoadAll(text);
+      std::istringstream stream(text);
+      YAML::Parser parser(stream);
+      DocumentMarks marks;
+      while (marks.documents.size() < 2 && parser.HandleNextDocument(marks)) {
+      }
+      if (marks.documents.size() == 2) {
+        const DocumentMarks::Document& second = marks.documents[1];
+        if (second.start.pos == marks.documents[0].start.pos) {
+          fail(second.start, "this is not valid YAML (nothing can be read from here on)",
+               "a YAML mapping (see docs/configuration.md)");
+        }
+        fail(second.first_node.value_or(second.start), "a second YAML document", "one document");
+      }
+      root = YAML::Load(text);
     } catch (const YAML::ParserException& failure) {
       fail(failure.mark, "this is not valid YAML (" + failure.msg + ")",
            "a YAML mapping (see docs/configuration.md)");
     }
     Config config;
     config.file = file_;
-    if (documents.size() > 1) {
-      fail(documents[1].Mark(), "a second YAML document", "one document");
-    }
-    if (documents.empty() || documents.front().IsNull()) return config;
-    const YAML::Node& root = documents.front();
+    if (root.IsNull()) return config;
     if (!root.IsMap()) {
       fail(root.Mark(), "the document is " + describe(root),
            "a mapping with the keys version, profiles, expectations");

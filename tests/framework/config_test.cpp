@@ -204,6 +204,17 @@ TEST(ConfigSchemaErrors, NotYaml) {
   EXPECT_THAT(schema_error("a: b: c\n", 1, 5), HasSubstr("not valid YAML (illegal map value)"));
 }
 
+// Found by tests/fuzz/fuzz_yaml_config: on these texts yaml-cpp 0.7's LoadAll never returned (it
+// reads the same empty document forever, jbeder/yaml-cpp#1040).
+TEST(ConfigSchemaErrors, TextsThatStallYamlCppAreErrors) {
+  EXPECT_EQ(schema_error(",", 1, 1),
+            "dir/polydev.yaml:1:1: this is not valid YAML (nothing can be read from here on); "
+            "expected a YAML mapping (see docs/configuration.md)");
+  EXPECT_THAT(schema_error(", openc:\n  a: {require: [opencl, opencl]}\n", 1, 1),
+              HasSubstr("not valid YAML"));
+  EXPECT_THAT(schema_error("version: 1\n---\n,\n", 3, 1), HasSubstr("a second YAML document"));
+}
+
 TEST(ConfigSchemaErrors, TopLevel) {
   EXPECT_EQ(schema_error("- a\n- b\n", 1, 1),
             "dir/polydev.yaml:1:1: the document is a list; expected a mapping with the keys "
