@@ -4,7 +4,8 @@
 # Any crash, broken property, sanitizer report, leak, hang (-timeout) or memory blow-up
 # (-rss_limit_mb) fails the run; the input that caused it is left in the artifacts folder.
 #
-#   POLYDEV_FUZZ_SECONDS    seconds per target (default 20)
+#   POLYDEV_FUZZ_SECONDS    seconds per target (default 12: the nine targets and the build take
+#                           about three minutes)
 #   POLYDEV_FUZZ_RUNS       executions per target instead of a time (the long run: 10000000)
 #   POLYDEV_FUZZ_TARGETS    space-separated subset of targets (default: all)
 #   POLYDEV_FUZZ_WORK       folder for the working corpora and logs, kept and reused (default: a
@@ -13,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir="${POLYDEV_FUZZ_BUILD_DIR:-build-fuzz}"
-seconds="${POLYDEV_FUZZ_SECONDS:-20}"
+seconds="${POLYDEV_FUZZ_SECONDS:-12}"
 
 if ! command -v clang++ >/dev/null 2>&1; then
   echo "ci/fuzz.sh: clang++ is not installed; install Debian's clang (ci/deps.sh does)" >&2
