@@ -44,7 +44,7 @@ tail -n 25 "$results/ctest.log"
 echo "== CTest across GPUs: the gpu_bound suite serially, then with -j <GPUs> and one GPU per test"
 gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)"
 if [[ "$gpus" -ge 1 ]]; then
-  spec="$POLYDEV_BUILD_DIR/polydev_resource_spec.json"
+  spec="$(realpath "$POLYDEV_BUILD_DIR")/polydev_resource_spec.json"  # ctest --test-dir changes folder
   "$POLYDEV_BUILD_DIR/framework/polydev" resource-spec --output "$spec"
   timed_ctest() {  # label, parallel level, extra arguments...; prints the wall seconds
     local start end

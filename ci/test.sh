@@ -14,7 +14,8 @@ echo "== polydev devices (POCL_DEVICES='$POCL_DEVICES')"
 "$POLYDEV_BUILD_DIR/framework/polydev" devices
 
 echo "== ctest, each device test holding its device through CTest's resource allocation"
-spec="$POLYDEV_BUILD_DIR/polydev_resource_spec.json"
+# Absolute: `ctest --test-dir` changes into the build folder before it reads the file.
+spec="$(realpath "$POLYDEV_BUILD_DIR")/polydev_resource_spec.json"
 "$POLYDEV_BUILD_DIR/framework/polydev" resource-spec --output "$spec"
 ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
   --parallel "$(nproc)" --timeout 300 --resource-spec-file "$spec"
@@ -25,6 +26,8 @@ bash ci/sanitize.sh
 
 echo "== the concurrent tests (pool stress, caches) under ThreadSanitizer"
 bash ci/tsan.sh
+
+echo "== the parsers' libFuzzer targets, ${POLYDEV_FUZZ_SECONDS:-12}s each" && bash ci/fuzz.sh
 
 echo "== a build without the OpenCL and CUDA backends: their suites skip with the reason"
 POLYDEV_BUILD_DIR=build-nobackend bash ci/build.sh -DPOLYDEV_WITH_OPENCL=OFF -DPOLYDEV_WITH_CUDA=OFF \

@@ -81,6 +81,9 @@ std::optional<std::vector<std::string>> ctest_allocated_device_keys(
                           "' is not a group count; CTest sets a non-negative number");
   }
   count = std::stoul(*count_text);
+  // CTest sets a count of 0 in every test without RESOURCE_GROUPS once a spec is given (host tests,
+  // and whatever they start): such a test was not limited to any device.
+  if (count == 0) return std::nullopt;
   std::vector<std::string> keys;
   for (std::size_t group = 0; group < count; ++group) {
     const std::string group_variable = "CTEST_RESOURCE_GROUP_" + std::to_string(group);

@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <sstream>
 
+#include "devices_selector_overview.hpp"
 #include "json_writer.hpp"
+#include "polydev/config.hpp"
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 
 namespace polydev {
 
 Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyopencl_test,
-                       cuda::Inventory cuda, cuda::DeviceSources cuda_sources) {
+                       cuda::Inventory cuda, cuda::DeviceSources cuda_sources,
+                       std::optional<std::string> polydev_devices) {
   Overview overview;
   overview.opencl = std::move(opencl);
   overview.pyopencl_test = std::move(pyopencl_test);
@@ -27,13 +30,34 @@ Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyop
   } catch (const selection_error& failure) {
     overview.cuda_error = failure.what();
   }
+  detail::apply_devices_selector(overview, std::move(polydev_devices));
   return overview;
 }
 
+namespace {
+
+// polydev.yaml (config.hpp): a configuration that cannot be used (a schema error, an unknown
+// POLYDEV_PROFILE) invalidates both selections, so that every suite fails with its error and
+// `polydev devices` exits with status 2.
+Overview with_config_error(Overview overview, const std::string& config_error) {
+  if (config_error.empty()) return overview;
+  overview.opencl_selection.reset();
+  overview.opencl_error = config_error;
+  overview.cuda_selection.reset();
+  overview.cuda_error = config_error;
+  return overview;
+}
+
+}  // namespace
+
 const Overview& system_overview() {
-  static const Overview overview =
+  // First: the configured profile gives defaults to the selector variables read below.
+  static const std::string& config_error = process_config().error;
+  static const Overview overview = with_config_error(
       make_overview(opencl::system_inventory(), environment_variable("PYOPENCL_TEST"),
-                    cuda::system_inventory(), cuda::read_device_sources());
+                    cuda::system_inventory(), cuda::read_device_sources(),
+                    environment_variable("POLYDEV_DEVICES")),
+      config_error);
   return overview;
 }
 
@@ -64,7 +88,10 @@ void write_opencl_table(const Overview& overview, std::ostringstream& out) {
   }
   out << (inventory.available ? "available" : "unavailable: " + inventory.reason) << "; "
       << selector_text(overview);
-  if (!overview.opencl_error.empty()) out << "; selection error: " << overview.opencl_error;
+  // POLYDEV_DEVICES' error has a line of its own (format_table).
+  if (!overview.opencl_error.empty() && overview.opencl_error != overview.devices.error) {
+    out << "; selection error: " << overview.opencl_error;
+  }
   out << '\n';
   const auto& selected = overview.opencl_selection ? overview.opencl_selection->devices
                                                    : std::vector<opencl::DevicePosition>{};
@@ -80,9 +107,11 @@ void write_opencl_table(const Overview& overview, std::ostringstream& out) {
           << ", " << device.compute_units << " CUs, " << mebibytes(device.global_memory_bytes)
           << (device.fp64 ? ", fp64" : "") << "\n             key " << device.key;
       if (it == selected.end()) {
+        const auto left_out = detail::devices_selector_left_out(overview, "opencl", device.key);
         out << "; not selected: "
-            << (overview.opencl_error.empty() ? "not named by " + selector_text(overview)
-                                              : std::string("the selector is invalid"));
+            << (left_out                        ? *left_out
+                : overview.opencl_error.empty() ? "not named by " + selector_text(overview)
+                                                : std::string("the selector is invalid"));
       }
       out << '\n';
     }
@@ -101,7 +130,9 @@ void write_cuda_table(const Overview& overview, std::ostringstream& out) {
     out << "available (driver " << inventory.driver_version << ", runtime "
         << inventory.runtime_version << "); " << setting_text;
   }
-  if (!overview.cuda_error.empty()) out << "; selection error: " << overview.cuda_error;
+  if (!overview.cuda_error.empty() && overview.cuda_error != overview.devices.error) {
+    out << "; selection error: " << overview.cuda_error;
+  }
   out << '\n';
   const auto& selected =
       overview.cuda_selection ? overview.cuda_selection->ordinals : std::vector<int>{};
@@ -111,7 +142,10 @@ void write_cuda_table(const Overview& overview, std::ostringstream& out) {
         << "' sm_" << device.compute_capability_major << device.compute_capability_minor << ", "
         << device.multiprocessors << " SMs, " << mebibytes(device.total_memory_bytes) << ", "
         << device.pci_bus_id << ", " << device.uuid << "\n             key " << device.key;
-    if (it == selected.end()) out << "; not selected by " << setting_text;
+    if (it == selected.end()) {
+      const auto left_out = detail::devices_selector_left_out(overview, "cuda", device.key);
+      out << (left_out ? "; not selected: " + *left_out : "; not selected by " + setting_text);
+    }
     out << '\n';
   }
 }
@@ -122,6 +156,11 @@ std::string format_table(const Overview& overview) {
   std::ostringstream out;
   write_opencl_table(overview, out);
   write_cuda_table(overview, out);
+  if (overview.devices.text) {
+    out << "POLYDEV_DEVICES='" << *overview.devices.text << "'";
+    if (!overview.devices.error.empty()) out << "; selection error: " << overview.devices.error;
+    out << '\n';
+  }
   return out.str();
 }
 

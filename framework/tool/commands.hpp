@@ -20,6 +20,8 @@ bool report_selection_problems();
 
 int devices_command(const Arguments& arguments);
 int resource_spec_command(const Arguments& arguments);
+int report_command(const Arguments& arguments);
+int characterize_command(const Arguments& arguments);
 int occupancy_command(const Arguments& arguments);
 
 }  // namespace polydev::tool

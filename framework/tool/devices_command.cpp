@@ -1,4 +1,4 @@
-// `polydev devices [--json]`: the inventory and what the selectors choose.
+// `polydev devices [--json | --explain]`: the inventory and what the selectors choose.
 #include <iostream>
 
 #include "commands.hpp"
@@ -9,9 +9,13 @@ namespace polydev::tool {
 namespace {
 
 constexpr const char* kDevicesUsage =
-    "usage: polydev devices [--json]\n"
-    "  lists every OpenCL platform and device and every CUDA device, marking the ones that\n"
-    "  PYOPENCL_TEST and CUDA_DEVICE (or ~/.cuda_device) select; --json for scripts\n";
+    "usage: polydev devices [--json | --explain]\n"
+    "  lists every OpenCL platform and device and every CUDA device, marking the ones that the\n"
+    "  selectors select: PYOPENCL_TEST, CUDA_DEVICE (or ~/.cuda_device), and POLYDEV_DEVICES on\n"
+    "  top of both (docs/selectors.md)\n"
+    "  --json     the same for scripts\n"
+    "  --explain  for each device, what each selector and each POLYDEV_DEVICES clause decided;\n"
+    "             printed also when a selector is wrong (the exit status is then still 2)\n";
 
 }  // namespace
 
@@ -24,21 +28,40 @@ bool report_selection_problems() {
   if (overview.opencl_selection) print_warnings(overview.opencl_selection->warnings);
   if (overview.cuda_selection) print_warnings(overview.cuda_selection->warnings);
   if (!overview.opencl_error.empty()) std::cerr << "polydev: " << overview.opencl_error << '\n';
-  if (!overview.cuda_error.empty()) std::cerr << "polydev: " << overview.cuda_error << '\n';
+  // One error (POLYDEV_DEVICES', a configuration's) may stand for both backends: print it once.
+  if (!overview.cuda_error.empty() && overview.cuda_error != overview.opencl_error) {
+    std::cerr << "polydev: " << overview.cuda_error << '\n';
+  }
   return overview.opencl_error.empty() && overview.cuda_error.empty();
 }
 
 int devices_command(const Arguments& arguments) {
   bool json = false;
+  bool explain = false;
   for (const std::string& argument : arguments) {
     if (argument == "--json") {
       json = true;
+    } else if (argument == "--explain") {
+      explain = true;
+    } else if (argument == "--help" || argument == "-h") {
+      std::cout << kDevicesUsage;
+      return 0;
     } else {
       return usage_error("devices", "unknown option '" + argument + "'", kDevicesUsage);
     }
   }
-  if (!report_selection_problems()) return 2;
+  if (json && explain) {
+    return usage_error("devices", "--json and --explain exclude each other; give one",
+                       kDevicesUsage);
+  }
+  const bool selection_ok = report_selection_problems();
   const Overview& overview = system_overview();
+  if (explain) {
+    // The explanation is what a person needs when a selector is wrong: print it anyway.
+    std::cout << format_explanation(overview);
+    return selection_ok ? 0 : 2;
+  }
+  if (!selection_ok) return 2;
   std::cout << (json ? format_json(overview) : format_table(overview));
   return 0;
 }

@@ -18,10 +18,14 @@ struct Command {
 
 // One line per subcommand.
 constexpr Command kCommands[] = {
-    {"devices", "[--json]  every OpenCL and CUDA device and what the selectors choose",
+    {"devices", "[--json | --explain]  every OpenCL and CUDA device and what the selectors choose",
      devices_command},
     {"resource-spec", "[--slots N] [--output FILE]  CTest resource spec of the selected devices",
      resource_spec_command},
+    {"report", "[--html OUT.html] [--json] [--strict] FILE...  GoogleTest XML as test x device",
+     report_command},
+    {"characterize", "[DEVICE_KEY] [--json]  pyopencl.characterize's values of each device",
+     characterize_command},
     {"occupancy",
      "--threads N [--regs R] [--smem S] [--device KEY | --cc X.Y] [--json]  blocks per SM",
      occupancy_command},

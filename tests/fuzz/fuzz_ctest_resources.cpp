@@ -5,9 +5,9 @@
 // environment the allocation is read from (the first record of a name wins), and the NAMEs, in
 // order, are the device keys given to ctest_resource_spec.
 //
-// Checked: no variables, no allocation; otherwise keys or a selection_error naming a CTEST_
-// variable; each key once, each listed by a group below the count and allocated to it. The spec is
-// a result or a polydev::error, and names every key.
+// Checked: no variables or a count of 0, no allocation; otherwise keys or a selection_error naming
+// a CTEST_ variable; each key once, each listed by a group below the count and allocated to it. The
+// spec is a result or a polydev::error, and names every key.
 
 #include <algorithm>
 #include <cstddef>
@@ -90,8 +90,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   require(keys || message.rfind("CTEST_RESOURCE_GROUP_", 0) == 0,
           "an allocation error does not start by naming a CTest variable: " + message);
   if (keys) {
-    require(keys->has_value() == (environment.count("CTEST_RESOURCE_GROUP_COUNT") == 1),
-            "an allocation must be read exactly when CTEST_RESOURCE_GROUP_COUNT is set");
+    // A count of 0 is what CTest gives a test that asked for no resource: no allocation.
+    const auto count = environment.find("CTEST_RESOURCE_GROUP_COUNT");
+    require(keys->has_value() == (count != environment.end() && std::stoul(count->second) != 0),
+            "an allocation must be read exactly when CTEST_RESOURCE_GROUP_COUNT is set above 0");
     if (*keys) check_allocation(**keys, environment);
   }
 

@@ -27,7 +27,8 @@ using EnvironmentLookup = std::function<std::optional<std::string>(const std::st
 
 /// The resource types (device keys) CTest allocated to this process, in group order, from
 /// `CTEST_RESOURCE_GROUP_COUNT`, `CTEST_RESOURCE_GROUP_<i>` and `CTEST_RESOURCE_GROUP_<i>_<TYPE>`;
-/// nothing when the test does not run under CTest's resource allocation.
+/// nothing when the test does not run under CTest's resource allocation or asked for no resource
+/// (CTest then sets a count of 0).
 /// @throws polydev::selection_error when the variables are inconsistent (a count that is not a
 /// number, a group or its allocation missing), naming the variable.
 std::optional<std::vector<std::string>> ctest_allocated_device_keys(

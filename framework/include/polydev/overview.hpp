@@ -6,31 +6,52 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "polydev/cuda/inventory.hpp"
 #include "polydev/cuda/selection.hpp"
+#include "polydev/devices_selector.hpp"
 #include "polydev/opencl/inventory.hpp"
 #include "polydev/opencl/selection.hpp"
 
 namespace polydev {
 
-/// Both inventories and the outcome of both selectors. A selector error is kept as text, not
+/// What `POLYDEV_DEVICES` decided, on top of the backend selectors (devices_selector.hpp).
+struct DevicesSelectorOutcome {
+  std::optional<std::string> text;          ///< the variable, when set to more than blanks
+  std::optional<DevicesSelector> selector;  ///< when the text parsed
+  /// The devices the backend selectors chose, OpenCL then CUDA, each in its run order.
+  std::vector<DeviceAttributes> candidates;
+  std::vector<DeviceVerdict> verdicts;  ///< one per candidate, when the text parsed
+  std::string error;  ///< malformed, or takes no device; then also the backends' errors
+};
+
+/// Both inventories and the outcome of the selectors. A selector error is kept as text, not
 /// thrown, so that the table can still show what exists.
 struct Overview {
   opencl::Inventory opencl;
-  std::optional<std::string> pyopencl_test;           ///< the selector's text, when set
-  std::optional<opencl::Selection> opencl_selection;  ///< empty when the selector is invalid
-  std::string opencl_error;                           ///< the selector's error, if any
+  std::optional<std::string> pyopencl_test;  ///< the selector's text, when set
+  /// The devices OpenCL tests run on, in order: what `PYOPENCL_TEST` selects and `POLYDEV_DEVICES`
+  /// takes. Empty when either is invalid or `POLYDEV_DEVICES` takes no device at all.
+  std::optional<opencl::Selection> opencl_selection;
+  std::string opencl_error;  ///< `PYOPENCL_TEST`'s error, else `POLYDEV_DEVICES`', if any
+  /// Why `opencl_selection` is empty although `PYOPENCL_TEST` selected devices (`POLYDEV_DEVICES`
+  /// took none of them); empty otherwise.
+  std::string opencl_none_reason;
 
   cuda::Inventory cuda;
   cuda::DeviceSources cuda_sources;
-  std::optional<cuda::Selection> cuda_selection;
+  std::optional<cuda::Selection> cuda_selection;  ///< as `opencl_selection`, for CUDA
   std::string cuda_error;
+  std::string cuda_none_reason;
+
+  DevicesSelectorOutcome devices;  ///< `POLYDEV_DEVICES`
 };
 
-/// Builds the overview from inventories and device-setting sources (pure).
+/// Builds the overview from inventories, device-setting sources and `POLYDEV_DEVICES` (pure).
 Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyopencl_test,
-                       cuda::Inventory cuda, cuda::DeviceSources cuda_sources);
+                       cuda::Inventory cuda, cuda::DeviceSources cuda_sources,
+                       std::optional<std::string> polydev_devices = std::nullopt);
 
 /// The overview of this process: the live inventories and the real environment.
 const Overview& system_overview();
@@ -40,5 +61,9 @@ std::string format_table(const Overview& overview);
 
 /// The `polydev devices --json` document (see README.md for its shape).
 std::string format_json(const Overview& overview);
+
+/// `polydev devices --explain`: for every device, what each selector decided about it (the
+/// backend selector, then each clause of `POLYDEV_DEVICES`) and whether it runs.
+std::string format_explanation(const Overview& overview);
 
 }  // namespace polydev
