@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "polydev/cuda/device_data.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/characterize.hpp"
 #include "polydev/overview.hpp"
@@ -27,7 +28,8 @@ constexpr const char* kCharacterizeUsage =
     "  every value of pyopencl.characterize's functions for each device that PYOPENCL_TEST and\n"
     "  CUDA_DEVICE (or ~/.cuda_device) select, or for the one device named by its key (see\n"
     "  'polydev devices'); why_not_local_access_conflict_free is shown for 4-byte items in a\n"
-    "  32x32 array. --json: a list with one object per device, keyed by the function names.\n";
+    "  32x32 array. CUDA devices: PyCUDA's DeviceData attributes, read from the device.\n"
+    "  --json: a list with one object per device, keyed by the function and attribute names.\n";
 
 // The array why_not_local_access_conflict_free is evaluated on: a 32x32 tile of 4-byte words,
 // the case that shows whether a column walk conflicts on the device's banks.
@@ -278,9 +280,8 @@ Report characterize_opencl(const Overview& overview, opencl::DevicePosition posi
   }
 }
 
-// CUDA devices: what the inventory knows. PyCUDA's DeviceData attributes (max_threads, warp_size,
-// warps_per_mp, thread_blocks_per_mp, registers, shared_memory, ...) are to be added here, from
-// polydev::cuda::DeviceData, once that lands.
+// CUDA devices: PyCUDA's DeviceData attributes (and the limits CUDA's occupancy calculator adds),
+// read from the device, under PyCUDA's names.
 Report characterize_cuda(const cuda::DeviceInfo& device) {
   Report report;
   report.key = device.key;
@@ -289,6 +290,47 @@ Report characterize_cuda(const cuda::DeviceInfo& device) {
   report.values.emplace_back(
       "compute_capability",
       version(opencl::Version{device.compute_capability_major, device.compute_capability_minor}));
+  try {
+    const cuda::DeviceData data = cuda::DeviceData::from_device(device.ordinal);
+    const auto count = [](auto n) { return number(static_cast<std::uint64_t>(n)); };
+    auto& values = report.values;
+    values.emplace_back("max_threads", count(data.max_threads));
+    values.emplace_back("warp_size", count(data.warp_size));
+    values.emplace_back("warps_per_mp", count(data.warps_per_mp));
+    values.emplace_back("thread_blocks_per_mp", count(data.thread_blocks_per_mp));
+    values.emplace_back("registers", count(data.registers));
+    values.emplace_back("shared_memory", count(data.shared_memory));
+    values.emplace_back("smem_granularity", count(data.smem_granularity));
+    values.emplace_back("smem_alloc_granularity", count(data.smem_alloc_granularity));
+    values.emplace_back("register_allocation_unit", text(data.register_allocation_unit));
+    // PyCUDA's alignment helpers for its word sizes, as {word size: value}.
+    std::vector<std::pair<std::string, Value>> align_bytes;
+    std::vector<std::pair<std::string, Value>> align_words;
+    for (const int word_size : {4, 8, 16}) {
+      align_bytes.emplace_back(std::to_string(word_size), count(data.align_bytes(word_size)));
+      align_words.emplace_back(std::to_string(word_size), count(data.align_words(word_size)));
+    }
+    values.emplace_back("align_bytes", object(std::move(align_bytes)));
+    values.emplace_back("align_words", object(std::move(align_words)));
+    values.emplace_back("multiprocessors", count(data.multiprocessors));
+    values.emplace_back("max_threads_per_mp", count(data.max_threads_per_mp));
+    values.emplace_back("max_registers_per_block", count(data.max_registers_per_block));
+    values.emplace_back("max_registers_per_thread", count(data.max_registers_per_thread));
+    values.emplace_back("register_allocation_unit_size", count(data.register_allocation_unit_size));
+    values.emplace_back("warp_allocation_granularity", count(data.warp_allocation_granularity));
+    values.emplace_back("max_shared_memory_per_block", count(data.max_shared_memory_per_block));
+    values.emplace_back("max_shared_memory_per_block_optin",
+                        count(data.max_shared_memory_per_block_optin));
+    values.emplace_back("reserved_shared_memory_per_block",
+                        count(data.reserved_shared_memory_per_block));
+    std::vector<Value> capacities;
+    for (const std::size_t capacity : data.shared_memory_capacities) {
+      capacities.push_back(count(capacity));
+    }
+    values.emplace_back("shared_memory_capacities", list(std::move(capacities)));
+  } catch (const std::exception& failure) {
+    report.failure = failure.what();
+  }
   return report;
 }
 

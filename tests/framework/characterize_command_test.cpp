@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "polydev/cuda/device_data.hpp"
+#include "polydev/cuda/inventory.hpp"
 #include "polydev/opencl/inventory.hpp"
 #include "run_process.hpp"
 
@@ -212,3 +214,35 @@ TEST(CharacterizeCommandErrors, HelpIsNotAnError) {
 }
 
 }  // namespace
+
+// A CUDA device's object carries PyCUDA's DeviceData attributes with the values polydev's
+// DeviceData reads from that device (checked where there is a CUDA device, skipped elsewhere).
+TEST(CharacterizeCudaCommand, EveryCudaDeviceHasItsDeviceData) {
+  const auto& inventory = polydev::cuda::system_inventory();
+  if (inventory.devices.empty()) {
+    GTEST_SKIP() << "no CUDA device: "
+                 << (inventory.available ? "the runtime lists none" : inventory.reason);
+  }
+  for (const auto& device : inventory.devices) {
+    const polydev::cuda::DeviceData data = polydev::cuda::DeviceData::from_device(device.ordinal);
+    const ProcessResult result = characterize({device.key, "--json"});
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_THAT(result.output, HasSubstr("\"backend\": \"cuda\""));
+    const auto expect_number = [&](const std::string& name, auto value) {
+      EXPECT_THAT(result.output, HasSubstr("\"" + name + "\": " + std::to_string(value) + ","))
+          << device.key << ": " << name;
+    };
+    expect_number("max_threads", data.max_threads);
+    expect_number("warp_size", data.warp_size);
+    expect_number("warps_per_mp", data.warps_per_mp);
+    expect_number("thread_blocks_per_mp", data.thread_blocks_per_mp);
+    expect_number("registers", data.registers);
+    expect_number("shared_memory", data.shared_memory);
+    expect_number("smem_granularity", data.smem_granularity);
+    expect_number("smem_alloc_granularity", data.smem_alloc_granularity);
+    expect_number("multiprocessors", data.multiprocessors);
+    expect_number("max_shared_memory_per_block_optin", data.max_shared_memory_per_block_optin);
+    EXPECT_THAT(result.output, HasSubstr("\"align_bytes\": {\"4\": 64, \"8\": 128, \"16\": 128}"));
+    EXPECT_THAT(result.output, Not(HasSubstr("\"failure\"")));
+  }
+}
