@@ -18,6 +18,7 @@ binaries=(
   tests/polydev_cuda_tests
   tests/pools/polydev_cuda_pool_tests
   tests/pools/polydev_cuda_pool_memory_tests
+  tests/pools/polydev_cuda_fault_injection_tests
   tests/conformance/polydev_cuda_pool_conformance_tests
   tests/polydev_cuda_occupancy_agreement_tests
 )
