@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 build_dir="${1:-${POLYDEV_BUILD_DIR:-build-gpu}}"
 results="$build_dir/results/compute-sanitizer"
 mkdir -p "$results"
+rm -f "$results/summary.txt"
 
 sanitizer="$(command -v compute-sanitizer || true)"
 [[ -n "$sanitizer" ]] || sanitizer=/usr/local/cuda/bin/compute-sanitizer
@@ -47,4 +48,5 @@ for tool in memcheck racecheck; do
     [[ "$verdict" == "0 errors" ]] || tail -n 40 "$log"
   done
 done
+[[ -n "${OUT:-}" ]] && cp "$results/summary.txt" "$OUT/compute-sanitizer.txt"
 exit $status

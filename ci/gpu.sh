@@ -70,9 +70,9 @@ echo "== characterization and occupancy of every device"
 "$POLYDEV_BUILD_DIR/framework/polydev" occupancy --threads 256 --regs 32 --json \
   >"$results/occupancy.json" 2>&1 || true
 
-echo "== pool benchmarks (one run each; interleaved repetitions)"
+echo "== pool benchmarks (one run each; interleaved repetitions; POLYDEV_GPU_BENCHMARKS=0 skips them)"
 for bench in "$POLYDEV_BUILD_DIR"/tests/bench/polydev_*_bench; do
-  [[ -x "$bench" ]] || continue
+  [[ -x "$bench" && "${POLYDEV_GPU_BENCHMARKS:-1}" != 0 ]] || continue
   "$bench" --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
     --benchmark_report_aggregates_only=true --benchmark_format=json \
     --benchmark_out="$results/$(basename "$bench").json" --benchmark_out_format=json \
