@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The long fuzzing run of docs/fuzzing.md: every libFuzzer target at once (one process each), each
+# until it has run POLYDEV_FUZZ_RUNS inputs (default 10 million) or for POLYDEV_FUZZ_SECONDS
+# (default 540), on a corpus kept in POLYDEV_FUZZ_WORK between calls, so that a run cut by the time
+# limit goes on where it stopped when called again. Prints one line per target: executions of
+# this call and of all calls together, speed, coverage, corpus and findings.
+#   bash ci/fuzz-long.sh [folder with the fuzz_* binaries, default build-fuzz/tests/fuzz]
+# Built by ci/fuzz.sh (clang, ASan+UBSan); the binaries need only libstdc++ and yaml-cpp, so a
+# machine with more cores can run the ones built elsewhere (LD_LIBRARY_PATH for yaml-cpp).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binaries="${1:-build-fuzz/tests/fuzz}"
+runs="${POLYDEV_FUZZ_RUNS:-10000000}"
+seconds="${POLYDEV_FUZZ_SECONDS:-540}"
+work="${POLYDEV_FUZZ_WORK:-/var/tmp/polydev-fuzz-long}"
+mkdir -p "$work"
+
+targets=()
+for binary in "$binaries"/fuzz_*; do
+  [[ -x "$binary" && -f "$binary" ]] && targets+=("$(basename "$binary")")
+done
+((${#targets[@]} > 0)) || { echo "no fuzz_* binaries in $binaries (run ci/fuzz.sh first)" >&2; exit 1; }
+
+for target in "${targets[@]}"; do
+  corpus="$work/$target/corpus"
+  if [[ ! -d "$corpus" ]]; then
+    mkdir -p "$corpus" "$work/$target/artifacts"
+    cp tests/fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
+  fi
+  rm -f "$work/$target/last.log"
+  done_runs=$(cat "$work/$target/total" 2>/dev/null || echo 0)
+  left=$((runs - done_runs))
+  ((left > 0)) || continue
+  dictionary=()
+  [[ -f tests/fuzz/dict/$target.dict ]] && dictionary=(-dict="tests/fuzz/dict/$target.dict")
+  # The same options as ci/fuzz.sh, and every sanitizer report fatal.
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "$binaries/$target" "$corpus" "${dictionary[@]}" -runs="$left" -max_total_time="$seconds" \
+    -timeout=5 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+    -artifact_prefix="$work/$target/artifacts/" >"$work/$target/last.log" 2>&1 &
+done
+status=0
+wait || status=1
+
+printf '%-22s %12s %12s %9s %6s %6s %8s %s\n' target "this call" "all calls" "exec/s" cov ft corpus findings
+for target in "${targets[@]}"; do
+  log="$work/$target/last.log"
+  if [[ ! -f "$log" ]]; then
+    printf '%-22s %12s %12s\n' "$target" 0 "$(cat "$work/$target/total")"
+    continue
+  fi
+  executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  total=$(($(cat "$work/$target/total" 2>/dev/null || echo 0) + executed))
+  echo "$total" >"$work/$target/total"
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
+  cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo -)
+  ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo -)
+  corpus=$(find "$work/$target/corpus" -type f | wc -l)
+  findings=$(find "$work/$target/artifacts" -type f | wc -l)
+  ((findings == 0)) || status=1
+  printf '%-22s %12s %12s %9s %6s %6s %8s %s\n' "$target" "$executed" "$total" "$rate" "$cov" "$ft" \
+    "$corpus" "$findings"
+done
+exit $status
