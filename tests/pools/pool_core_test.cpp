@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -608,5 +609,82 @@ TEST(PoolThreads, SixteenThreadsKeepCountersConsistent) {
 }
 
 TEST(PoolThreads, SixteenThreadsUnderMemoryPressure) { stress(std::size_t{1} << 20); }
+
+// Held blocks sit in the shard of the thread that returned them (pool.hpp); these check that every
+// thread still sees every held block.
+
+// Runs `work` on a new thread and waits for it.
+template <typename Work>
+void on_another_thread(Work work) {
+  std::thread thread(work);
+  thread.join();
+}
+
+TEST(PoolThreads, ABlockReturnedByAnotherThreadIsReused) {
+  FakePool pool{FakeAllocator()};
+  void* returned = nullptr;
+  on_another_thread([&] {
+    auto block = pool.allocate(4096);
+    returned = block.block();
+  });
+  auto block = pool.allocate(4096);
+  EXPECT_EQ(block.block(), returned);
+  EXPECT_EQ(pool.allocator().state().calls, 1u) << "the held block was not found";
+  expect_counters(pool, 0, 1, 4096, 4096, "reused across threads");
+}
+
+TEST(PoolThreads, CountersAddUpOverBlocksOfManyThreads) {
+  FakePool pool{FakeAllocator()};
+  std::vector<polydev::pools::PooledAllocation<FakeAllocator>> kept(8);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < kept.size(); ++t) {
+    threads.emplace_back([&, t] {
+      pool.allocate(1000).release();                  // held in this thread's shard
+      kept[t] = pool.allocate(std::size_t{1} << 20);  // active, returned later by the main thread
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  // The 1000-byte blocks: each thread reused its own or another's, so 1 to 8 are held.
+  const std::size_t held = pool.held_blocks();
+  EXPECT_GE(held, 1u);
+  EXPECT_LE(held, 8u);
+  expect_counters(pool, held, 8, held * 1024 + 8 * (std::size_t{1} << 20),
+                  8 * (std::size_t{1} << 20), "after the threads");
+  kept.clear();
+  expect_counters(pool, held + 8, 0, held * 1024 + 8 * (std::size_t{1} << 20), 0,
+                  "every block returned");
+  pool.free_held();
+  expect_counters(pool, 0, 0, 0, 0, "free_held reaches every shard");
+}
+
+TEST(PoolThreads, OutOfMemoryFreesBlocksHeldForOtherThreads) {
+  FakePool pool{FakeAllocator()};
+  on_another_thread([&] { pool.allocate(std::size_t{1} << 20).release(); });
+  pool.allocator().state().byte_cap = std::size_t{1} << 20;  // room for one MiB in all
+  auto block = pool.allocate(std::size_t{1} << 19);          // another bin: must free the MiB
+  EXPECT_EQ(pool.allocator().state().frees, std::vector<std::size_t>{std::size_t{1} << 20});
+  expect_counters(pool, 0, 1, std::size_t{1} << 19, std::size_t{1} << 19, "after the retry");
+}
+
+TEST(PoolThreads, StopHoldingFreesWhatOtherThreadsReturnLater) {
+  FakePool pool{FakeAllocator()};
+  auto block = pool.allocate(64);
+  pool.stop_holding();
+  on_another_thread([&] { block.release(); });
+  expect_counters(pool, 0, 0, 0, 0, "returned by another thread after stop_holding");
+}
+
+TEST(PoolThreads, TheLastReturnOnAnotherThreadEndsAPoolThatIsGone) {
+  FakeAllocator allocator;
+  std::optional<polydev::pools::PooledAllocation<FakeAllocator>> survivor;
+  {
+    FakePool pool{allocator};
+    pool.allocate(128).release();  // held: freed when the pool goes
+    survivor = pool.allocate(256);
+  }
+  EXPECT_EQ(allocator.state().live.size(), 1u);
+  on_another_thread([&] { survivor.reset(); });
+  EXPECT_TRUE(allocator.state().live.empty()) << "the last block did not take the pool's state";
+}
 
 }  // namespace

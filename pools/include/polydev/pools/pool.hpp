@@ -13,6 +13,7 @@
 /// - optionally `void hand_out_existing_block(block_type& block);`, called when a held block is
 ///   handed out again (SVM uses it to order the reuse after the block's previous queue).
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -121,10 +122,32 @@ class BinTable {
 
 }  // namespace detail
 
+namespace detail {
+
+// The shard this thread uses in every pool: threads are numbered in the order they first allocate
+// or free, and a pool of n shards (a power of two) gives thread i shard i mod n.
+inline unsigned this_thread_shard_number() noexcept {
+  static std::atomic<unsigned> next_thread{0};
+  thread_local const unsigned number = next_thread.fetch_add(1, std::memory_order_relaxed);
+  return number;
+}
+
+}  // namespace detail
+
 /// The shared state of one pool. It lives while a `Pool` object refers to it or a block it handed
-/// out is active, counted under the pool's own lock (no reference-count atomics on the hot path).
-/// When the last `Pool` object goes, held blocks are freed and blocks returned later go straight
-/// back to the allocator; the last of those deletes the state.
+/// out is active.
+///
+/// Held blocks and counters are split into shards, one per hardware thread (rounded up to a power
+/// of two), each with its own lock on its own cache line: a thread allocates from and returns to
+/// its shard, so threads that allocate and free at once do not contend, and a single thread pays
+/// one uncontended lock per operation. A thread whose shard has no block of the bin takes one
+/// from another shard before asking the allocator, so blocks freed by one thread serve the others.
+/// The counters are the sums over the shards, exact whenever no operation is in flight.
+///
+/// Lifetime: while a `Pool` object refers to the state, returned blocks are held; when the last
+/// one goes (under `lifetime_`), held blocks are freed and blocks returned later go straight back
+/// to the allocator, each return deciding under `lifetime_` whether it was the last; the last
+/// deletes the state.
 template <typename Allocator>
 class PoolCore {
  public:
@@ -140,7 +163,7 @@ class PoolCore {
 
   /// One more `Pool` object refers to this state.
   void add_owner() noexcept {
-    std::lock_guard<detail::SpinLock> lock(mutex_);
+    std::lock_guard<std::mutex> lock(lifetime_);
     ++owners_;
   }
 
@@ -148,30 +171,31 @@ class PoolCore {
   void drop_owner() noexcept {
     bool unused = false;
     {
-      std::lock_guard<detail::SpinLock> lock(mutex_);
+      std::lock_guard<std::mutex> lock(lifetime_);
       if (--owners_ > 0) return;
-      holding_ = false;  // nothing can reuse a block any more
-      unused = counters_.active_blocks == 0;
+      holding_.store(false, std::memory_order_relaxed);  // nothing can reuse a block any more
+      free_held();
+      unused = counters().active_blocks == 0;
     }
-    free_held();
     if (unused) delete this;
   }
 
   /// A block of at least `size` bytes (exactly `alloc_size(bin_number(size))`): the most recently
-  /// returned block of the same bin, or a new one. On out-of-memory, frees held blocks one at a
-  /// time, largest first, retrying after each, then throws `polydev::out_of_memory` with the
-  /// request and the counters.
+  /// returned block of the same bin in this thread's shard, else one of another shard, else a new
+  /// one. On out-of-memory, frees held blocks one at a time, largest first, retrying after each,
+  /// then throws `polydev::out_of_memory` with the request and the counters.
   block_type allocate(std::size_t size) {
     const std::uint32_t bin = bins_scheme_.bin_number(size);
+    Shard& own = own_shard();
     if (auto reused = take_held(bin, size)) return hand_out(std::move(*reused), size);
     const std::size_t bytes = bins_scheme_.alloc_size(bin);
     while (true) {
       try {
         block_type block = allocator_.allocate(bytes);
-        std::lock_guard<detail::SpinLock> lock(mutex_);
-        ++counters_.active_blocks;
-        counters_.managed_bytes += bytes;
-        counters_.active_bytes += size;
+        std::lock_guard<detail::SpinLock> lock(own.lock);
+        ++own.counters.active_blocks;
+        own.counters.managed_bytes += bytes;
+        own.counters.active_bytes += size;
         return block;
       } catch (const out_of_memory& failure) {
         // Another thread may have returned a block of this bin meanwhile.
@@ -185,31 +209,45 @@ class PoolCore {
   /// state (when no `Pool` refers to it and this was its last active block).
   void free(block_type block, std::size_t size) noexcept {
     const std::uint32_t bin = bins_scheme_.bin_number(size);
-    bool unused = false;
+    Shard& own = own_shard();
     {
-      std::lock_guard<detail::SpinLock> lock(mutex_);
-      --counters_.active_blocks;
-      counters_.active_bytes -= size;
-      if (holding_) {
-        bins_[bin].push_back(std::move(block));
-        ++counters_.held_blocks;
+      std::lock_guard<detail::SpinLock> lock(own.lock);
+      // Read under the shard's lock: `stop_holding` and `drop_owner` clear it before they sweep
+      // the shards, so a block pushed here is either swept or was never pushed.
+      if (holding_.load(std::memory_order_relaxed)) {
+        --own.counters.active_blocks;
+        own.counters.active_bytes -= size;
+        own.bins[bin].push_back(std::move(block));
+        ++own.counters.held_blocks;
         return;
       }
-      counters_.managed_bytes -= bins_scheme_.alloc_size(bin);
-      unused = owners_ == 0 && counters_.active_blocks == 0;
     }
     allocator_.free(std::move(block));
+    bool unused = false;
+    {
+      // Not holding: the state may have no owner, and the last return deletes it. Counting the
+      // block out and deciding happen under one lock, so exactly one return sees zero.
+      std::lock_guard<std::mutex> lifetime(lifetime_);
+      {
+        std::lock_guard<detail::SpinLock> lock(own.lock);
+        --own.counters.active_blocks;
+        own.counters.active_bytes -= size;
+        own.counters.managed_bytes -= bins_scheme_.alloc_size(bin);
+      }
+      unused = owners_ == 0 && counters().active_blocks == 0;
+    }
     if (unused) delete this;
   }
 
-  /// Frees every held block. Active blocks are not affected.
+  /// Frees every held block (of every shard). Active blocks are not affected.
   void free_held() noexcept {
     std::vector<block_type> released;
-    {
-      std::lock_guard<detail::SpinLock> lock(mutex_);
-      bins_.for_each_bin([&](std::uint32_t bin, std::vector<block_type>& blocks) {
-        counters_.managed_bytes -= blocks.size() * bins_scheme_.alloc_size(bin);
-        counters_.held_blocks -= blocks.size();
+    for (unsigned i = 0; i < shard_count_; ++i) {
+      Shard& shard = shards_[i];
+      std::lock_guard<detail::SpinLock> lock(shard.lock);
+      shard.bins.for_each_bin([&](std::uint32_t bin, std::vector<block_type>& blocks) {
+        shard.counters.managed_bytes -= blocks.size() * bins_scheme_.alloc_size(bin);
+        shard.counters.held_blocks -= blocks.size();
         for (auto& block : blocks) released.push_back(std::move(block));
         blocks.clear();
       });
@@ -219,36 +257,70 @@ class PoolCore {
 
   /// Frees every held block and, from now on, every returned block. Irreversible.
   void stop_holding() noexcept {
-    {
-      std::lock_guard<detail::SpinLock> lock(mutex_);
-      holding_ = false;
-    }
+    holding_.store(false, std::memory_order_relaxed);
     free_held();
   }
 
+  /// The sums over the shards; a shard's own counts may wrap (a block handed out by one shard and
+  /// returned to another), their sums do not.
   PoolCounters counters() const {
-    std::lock_guard<detail::SpinLock> lock(mutex_);
-    return counters_;
+    PoolCounters total;
+    for (unsigned i = 0; i < shard_count_; ++i) {
+      const Shard& shard = shards_[i];
+      std::lock_guard<detail::SpinLock> lock(shard.lock);
+      total.held_blocks += shard.counters.held_blocks;
+      total.active_blocks += shard.counters.active_blocks;
+      total.managed_bytes += shard.counters.managed_bytes;
+      total.active_bytes += shard.counters.active_bytes;
+    }
+    return total;
   }
 
   const BinScheme& bins() const noexcept { return bins_scheme_; }
   const Allocator& allocator() const noexcept { return allocator_; }
 
  private:
+  // One lock, the held blocks it guards and their counters, alone on their cache lines.
+  struct alignas(64) Shard {
+    mutable detail::SpinLock lock;
+    detail::BinTable<block_type> bins;
+    PoolCounters counters;
+  };
+
+  static unsigned shard_count_for_this_machine() noexcept {
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    unsigned count = 1;
+    while (count < threads && count < 64) count *= 2;
+    return count;
+  }
+
   PoolCore(Allocator allocator, unsigned leading_bits_in_bin_id)
-      : allocator_(std::move(allocator)), bins_scheme_(leading_bits_in_bin_id) {}
+      : allocator_(std::move(allocator)),
+        bins_scheme_(leading_bits_in_bin_id),
+        shard_count_(shard_count_for_this_machine()),
+        shards_(new Shard[shard_count_]) {}
   ~PoolCore() = default;
 
+  Shard& own_shard() noexcept {
+    return shards_[detail::this_thread_shard_number() & (shard_count_ - 1)];
+  }
+
+  // A held block of `bin`, counted out in the shard it comes from: this thread's shard first.
   std::optional<block_type> take_held(std::uint32_t bin, std::size_t size) {
-    std::lock_guard<detail::SpinLock> lock(mutex_);
-    std::vector<block_type>& blocks = bins_[bin];
-    if (blocks.empty()) return std::nullopt;
-    std::optional<block_type> block(std::move(blocks.back()));
-    blocks.pop_back();
-    --counters_.held_blocks;
-    ++counters_.active_blocks;
-    counters_.active_bytes += size;
-    return block;
+    const unsigned first = detail::this_thread_shard_number() & (shard_count_ - 1);
+    for (unsigned i = 0; i < shard_count_; ++i) {
+      Shard& shard = shards_[(first + i) & (shard_count_ - 1)];
+      std::lock_guard<detail::SpinLock> lock(shard.lock);
+      std::vector<block_type>& blocks = shard.bins[bin];
+      if (blocks.empty()) continue;
+      std::optional<block_type> block(std::move(blocks.back()));
+      blocks.pop_back();
+      --shard.counters.held_blocks;
+      ++shard.counters.active_blocks;
+      shard.counters.active_bytes += size;
+      return block;
+    }
+    return std::nullopt;
   }
 
   // A hook that throws must not lose the block: it goes back to the pool before the error
@@ -265,21 +337,33 @@ class PoolCore {
     return block;
   }
 
-  // Frees one block of the highest non-empty bin; false when nothing is held.
+  // Frees one block of the highest non-empty bin of all shards; false when nothing is held.
   bool free_largest_held() {
-    block_type block;
-    {
-      std::lock_guard<detail::SpinLock> lock(mutex_);
-      std::uint32_t bin = 0;
-      if (!bins_.highest_nonempty(bin)) return false;
-      std::vector<block_type>& blocks = bins_[bin];
-      block = std::move(blocks.back());
-      blocks.pop_back();
-      --counters_.held_blocks;
-      counters_.managed_bytes -= bins_scheme_.alloc_size(bin);
+    while (true) {
+      Shard* largest = nullptr;
+      std::uint32_t largest_bin = 0;
+      for (unsigned i = 0; i < shard_count_; ++i) {
+        std::uint32_t bin = 0;
+        std::lock_guard<detail::SpinLock> lock(shards_[i].lock);
+        if (shards_[i].bins.highest_nonempty(bin) && (!largest || bin > largest_bin)) {
+          largest = &shards_[i];
+          largest_bin = bin;
+        }
+      }
+      if (!largest) return false;
+      block_type block;
+      {
+        std::lock_guard<detail::SpinLock> lock(largest->lock);
+        std::vector<block_type>& blocks = largest->bins[largest_bin];
+        if (blocks.empty()) continue;  // taken meanwhile: look again
+        block = std::move(blocks.back());
+        blocks.pop_back();
+        --largest->counters.held_blocks;
+        largest->counters.managed_bytes -= bins_scheme_.alloc_size(largest_bin);
+      }
+      allocator_.free(std::move(block));
+      return true;
     }
-    allocator_.free(std::move(block));
-    return true;
   }
 
   [[noreturn]] void throw_out_of_memory(std::size_t size, std::size_t bytes,
@@ -295,11 +379,11 @@ class PoolCore {
 
   Allocator allocator_;
   BinScheme bins_scheme_;
-  mutable detail::SpinLock mutex_;
-  detail::BinTable<block_type> bins_;
-  PoolCounters counters_;
+  unsigned shard_count_;
+  std::unique_ptr<Shard[]> shards_;
+  std::mutex lifetime_;  // owners_, and the decision to delete once no `Pool` refers to the state
   std::size_t owners_ = 1;
-  bool holding_ = true;
+  std::atomic<bool> holding_{true};
 };
 
 /// A block handed out by a pool: returned to it once, by `release()` or by the destructor.
