@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The long fuzzing run of docs/fuzzing.md: every libFuzzer target at once (one process each), each
 # until it has run POLYDEV_FUZZ_RUNS inputs (default 10 million) or for POLYDEV_FUZZ_SECONDS
-# (default 540), on a corpus kept in POLYDEV_FUZZ_WORK between calls, so that a run cut by the time
-# limit goes on where it stopped when called again. Prints one line per target: executions of
-# this call and of all calls together, speed, coverage, corpus and findings.
+# (default 540), with inputs up to POLYDEV_FUZZ_MAX_LEN bytes (default 4096, as ci/fuzz.sh), on a
+# corpus kept in POLYDEV_FUZZ_WORK between calls, so that a run cut by the time limit goes on where
+# it stopped when called again. Prints one line per target: executions of this call and of all
+# calls together, speed, coverage, corpus and findings.
 #   bash ci/fuzz-long.sh [folder with the fuzz_* binaries, default build-fuzz/tests/fuzz]
 # Built by ci/fuzz.sh (clang, ASan+UBSan); the binaries need only libstdc++ and yaml-cpp, so a
 # machine with more cores can run the ones built elsewhere (LD_LIBRARY_PATH for yaml-cpp).
@@ -36,7 +37,7 @@ for target in "${targets[@]}"; do
   # The same options as ci/fuzz.sh, and every sanitizer report fatal.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$binaries/$target" "$corpus" "${dictionary[@]}" -runs="$left" -max_total_time="$seconds" \
-    -timeout=5 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+    -timeout=5 -rss_limit_mb=2048 -max_len="${POLYDEV_FUZZ_MAX_LEN:-4096}" -print_final_stats=1 \
     -artifact_prefix="$work/$target/artifacts/" >"$work/$target/last.log" 2>&1 &
 done
 status=0
