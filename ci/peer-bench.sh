@@ -89,4 +89,23 @@ echo "== summary ($(elapsed))"
 python3 tests/bench/peers/summarize.py "$out/peer_bench.json" "$out/python_peers.json" |
   tee "$out/summary.txt"
 echo "raw results: $out/peer_bench.json, $out/python_peers.json; logs next to them ($(elapsed))"
+
+# performance.md and its plots (tests/bench/peers/report.py) in $out, where matplotlib can be
+# imported (Debian's python3-matplotlib: /usr/bin/python3 first). To publish a run, copy the two
+# JSON files to docs/perf/ under the machine's name and run report.py on them there.
+report_python=""
+for candidate in /usr/bin/python3 python3; do
+  if "$candidate" -c 'import matplotlib' >/dev/null 2>&1; then
+    report_python="$candidate"
+    break
+  fi
+done
+if [[ -n "$report_python" ]]; then
+  echo "== report ($(elapsed))"
+  "$report_python" tests/bench/peers/report.py "$out/peer_bench.json" "$out/python_peers.json" \
+    --markdown "$out/performance.md" --plots "$out" ||
+    echo "report.py failed; the summary above and the JSON are complete"
+else
+  echo "no matplotlib (apt-get install python3-matplotlib): performance.md and its plots not made"
+fi
 exit "$status"
