@@ -44,8 +44,16 @@ tail -n 25 "$results/ctest.log"
 echo "== CTest across GPUs: the gpu_bound suite serially, then with -j <GPUs> and one GPU per test"
 gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)"
 if [[ "$gpus" -ge 1 ]]; then
-  spec="$(realpath "$POLYDEV_BUILD_DIR")/polydev_resource_spec.json"  # ctest --test-dir changes folder
-  "$POLYDEV_BUILD_DIR/framework/polydev" resource-spec --output "$spec"
+  # CMake 3.28 and later generate the spec at test time (GENERATED_RESOURCE_SPEC_FILE, which
+  # --resource-spec-file would conflict with); older ones are given the tool's spec.
+  spec_option=()
+  if ! cmake -P <(echo 'if(CMAKE_VERSION VERSION_LESS 3.28)
+  message(FATAL_ERROR old)
+endif()') >/dev/null 2>&1; then
+    spec="$(realpath "$POLYDEV_BUILD_DIR")/polydev_resource_spec.json"  # ctest --test-dir cds
+    "$POLYDEV_BUILD_DIR/framework/polydev" resource-spec --output "$spec"
+    spec_option=(--resource-spec-file "$spec")
+  fi
   timed_ctest() {  # label, parallel level, extra arguments...; prints the wall seconds
     local start end
     start=$(date +%s.%N)
@@ -58,7 +66,7 @@ if [[ "$gpus" -ge 1 ]]; then
   # binary would otherwise count against the serial run only.
   timed_ctest warm-up 1 >/dev/null
   serial=$(timed_ctest serial 1)
-  parallel=$(timed_ctest parallel "$gpus" --resource-spec-file "$spec" -V)
+  parallel=$(timed_ctest parallel "$gpus" "${spec_option[@]}" -V)
   # (Each test ran on the device CTest allocated: tests/fixtures/ctest_allocation_test.cpp.)
   python3 - "$serial" "$parallel" "$gpus" <<'PY' | tee "$results/ctest-speedup.txt"
 import sys
