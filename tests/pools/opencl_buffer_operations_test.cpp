@@ -1,13 +1,11 @@
 // Rectangular copies, fills, sub-regions, slices and maps on pooled buffers, on every selected
 // OpenCL device (polydev/pools/opencl/buffer_operations.hpp and mapping.hpp).
 #include <array>
-#include <chrono>
 #include <cstdint>
 #include <numeric>
 #include <optional>
 #include <polydev/gtest.hpp>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "opencl_test_support.hpp"
@@ -77,17 +75,8 @@ class OpenCLBufferOperations : public polydev::testing::OpenCLTest {
     return out;
   }
 
-  // CL_MEM_MAP_COUNT once the queue is idle. The specification calls the count "immediately stale"
-  // (a debugging aid): PoCL 5 lowers it on its worker thread after the unmap's event completes. So
-  // a count that differs from `expected` is read again for up to 2 s before it is returned.
   cl_uint map_count(const cl::Buffer& buffer, cl_uint expected) {
-    EXPECT_EQ(queue().finish(), CL_SUCCESS);
-    cl_uint count = buffer.getInfo<CL_MEM_MAP_COUNT>();
-    for (int attempt = 0; count != expected && attempt < 2000; ++attempt) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      count = buffer.getInfo<CL_MEM_MAP_COUNT>();
-    }
-    return count;
+    return polydev::testing::pools_support::settled_map_count(queue(), buffer, expected);
   }
 
   std::size_t base_alignment() { return device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8; }

@@ -1,12 +1,14 @@
 #pragma once
 
-// Helpers of the OpenCL pool tests: kernel building, counter and error-message checks.
+// Helpers of the OpenCL pool tests: kernel building, counter, error-message and map-count checks.
 
 #include <gtest/gtest.h>
 
 #include <CL/opencl.hpp>
+#include <chrono>
 #include <functional>
 #include <string>
+#include <thread>
 
 #include "polydev/pools/pool.hpp"
 
@@ -53,6 +55,21 @@ std::string thrown_message(const std::function<void()>& action) {
   }
   ADD_FAILURE() << "threw nothing";
   return {};
+}
+
+// CL_MEM_MAP_COUNT of `memory` once `queue` is idle. The specification calls the count
+// "immediately stale" (a debugging aid): PoCL lowers it on its worker thread after the unmap's
+// event completes. So a count that differs from `expected` is read again for up to 2 s before it
+// is returned.
+inline cl_uint settled_map_count(const cl::CommandQueue& queue, const cl::Memory& memory,
+                                 cl_uint expected) {
+  EXPECT_EQ(queue.finish(), CL_SUCCESS);
+  cl_uint count = memory.getInfo<CL_MEM_MAP_COUNT>();
+  for (int attempt = 0; count != expected && attempt < 2000; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    count = memory.getInfo<CL_MEM_MAP_COUNT>();
+  }
+  return count;
 }
 
 }  // namespace polydev::testing::pools_support
