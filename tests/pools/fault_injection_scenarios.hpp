@@ -22,6 +22,7 @@
 #include "fault_injecting_allocator.hpp"
 #include "polydev/error.hpp"
 #include "polydev/pools/pool.hpp"
+#include "pool_counters_check.hpp"
 
 namespace polydev::testing::fault_scenarios {
 
@@ -31,16 +32,6 @@ using Sizes = std::vector<std::size_t>;
 inline Sizes since(const Sizes& all, std::size_t first) {
   return first <= all.size() ? Sizes(all.begin() + static_cast<std::ptrdiff_t>(first), all.end())
                              : Sizes();
-}
-
-/// The pool's four counters, each compared so that a failure names it.
-template <typename Pool>
-void expect_pool_counters(const Pool& pool, const pools::PoolCounters& expected, const char* step) {
-  const pools::PoolCounters actual = pool.counters();
-  EXPECT_EQ(actual.held_blocks, expected.held_blocks) << "held_blocks, " << step;
-  EXPECT_EQ(actual.active_blocks, expected.active_blocks) << "active_blocks, " << step;
-  EXPECT_EQ(actual.managed_bytes, expected.managed_bytes) << "managed_bytes, " << step;
-  EXPECT_EQ(actual.active_bytes, expected.active_bytes) << "active_bytes, " << step;
 }
 
 /// Every byte the pool manages is a live upstream allocation, and nothing was freed twice.
@@ -72,8 +63,8 @@ class PoolFaultScenarios {
       auto large = pool.allocate(65536);
       auto large2 = pool.allocate(65536);
     }
-    expect_pool_counters(pool, {4, 1, 4096 + 1024 + 16384 + 2 * 65536, 4096},
-                         "four held, one active");
+    pools_support::expect_counters(pool, {4, 1, 4096 + 1024 + 16384 + 2 * 65536, 4096},
+                                   "four held, one active");
     const FaultInjectionCounts before = faults.counts();
     ASSERT_EQ(before.live_bytes, pool.managed_bytes());
 
@@ -88,8 +79,8 @@ class PoolFaultScenarios {
         << "expected a try and a retry after each freed block";
     EXPECT_EQ(after.injected_faults - before.injected_faults, 2u);
     EXPECT_EQ(after.allocations - before.allocations, 1u);
-    expect_pool_counters(pool, {2, 2, 4096 + 1024 + 16384 + 131072, 4096 + 131072},
-                         "after the retry");
+    pools_support::expect_counters(pool, {2, 2, 4096 + 1024 + 16384 + 131072, 4096 + 131072},
+                                   "after the retry");
     expect_pool_owns_every_live_block(pool, faults, "after the retry");
 
     self().expect_memory_of_its_kind(big.block());
@@ -130,14 +121,14 @@ class PoolFaultScenarios {
     EXPECT_EQ(since(faults.freed_sizes(), before.frees), (Sizes{65536, 1024}))
         << "every held block is freed while trying, largest first";
     EXPECT_EQ(since(faults.requests(), before.calls), Sizes(3, rounded));
-    expect_pool_counters(pool, {0, 1, 4096, 4096}, "after the failure");
+    pools_support::expect_counters(pool, {0, 1, 4096, 4096}, "after the failure");
     expect_pool_owns_every_live_block(pool, faults, "after the failure");
     self().expect_pattern(active.block(), 4096, 0xA11CEu);
 
     const PoolCounters unchanged = pool.counters();
     const FaultInjectionCounts second_before = faults.counts();
     EXPECT_THROW(pool.allocate(request), polydev::out_of_memory);
-    expect_pool_counters(pool, unchanged, "a second failure with nothing held");
+    pools_support::expect_counters(pool, unchanged, "a second failure with nothing held");
     EXPECT_EQ(faults.counts().calls, second_before.calls + 1) << "one try, nothing to retry after";
     EXPECT_EQ(faults.counts().frees, second_before.frees);
     EXPECT_EQ(faults.counts().live_bytes, second_before.live_bytes);
@@ -164,7 +155,8 @@ class PoolFaultScenarios {
     EXPECT_EQ(counts.allocations, 5u);
     EXPECT_EQ(faults.freed_sizes(), (Sizes{16384}));
     EXPECT_EQ(faults.requests(), (Sizes{1024, 16384, 4096, 8192, 8192, 8192}));
-    expect_pool_counters(pool, {1, 3, 1024 + 4096 + 2 * 8192, 4096 + 2 * 8192}, "after the retry");
+    pools_support::expect_counters(pool, {1, 3, 1024 + 4096 + 2 * 8192, 4096 + 2 * 8192},
+                                   "after the retry");
     expect_pool_owns_every_live_block(pool, faults, "after the retry");
     self().write_pattern(third.block(), 8192, 3u);
     self().expect_pattern(third.block(), 8192, 3u);
@@ -204,7 +196,7 @@ class PoolFaultScenarios {
     }
     EXPECT_EQ(faults.counts().frees, before.frees) << "a non-memory error freed held blocks";
     EXPECT_EQ(since(faults.requests(), before.calls), (Sizes{131072})) << "it was retried";
-    expect_pool_counters(pool, pool_before, "after the backend error");
+    pools_support::expect_counters(pool, pool_before, "after the backend error");
     expect_pool_owns_every_live_block(pool, faults, "after the backend error");
 
     auto reused = pool.allocate(65536);
@@ -233,7 +225,7 @@ class PoolFaultScenarios {
       }
       EXPECT_GT(pool.held_blocks(), 0u);
       pool.free_held();
-      expect_pool_counters(pool, {0, 0, 0, 0}, "every block released, free_held()");
+      pools_support::expect_counters(pool, {0, 0, 0, 0}, "every block released, free_held()");
       const FaultInjectionCounts counts = faults.counts();
       EXPECT_EQ(counts.live_bytes, 0u);
       EXPECT_EQ(counts.live_blocks, 0u);

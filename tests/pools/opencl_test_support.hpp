@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "polydev/pools/pool.hpp"
+#include "pool_counters_check.hpp"
 
 namespace polydev::testing::pools_support {
 
@@ -29,16 +30,6 @@ inline cl::Program build_program(const cl::Context& context, const cl::Device& d
     return cl::Program();
   }
   return program;
-}
-
-// Checks the four counters of `pool` (a MemoryPool or an SVMPool) after `step`.
-template <typename Pool>
-void expect_counters(const Pool& pool, const pools::PoolCounters& expected, const char* step) {
-  const pools::PoolCounters actual = pool.counters();
-  EXPECT_EQ(actual.held_blocks, expected.held_blocks) << "held_blocks after " << step;
-  EXPECT_EQ(actual.active_blocks, expected.active_blocks) << "active_blocks after " << step;
-  EXPECT_EQ(actual.managed_bytes, expected.managed_bytes) << "managed_bytes after " << step;
-  EXPECT_EQ(actual.active_bytes, expected.active_bytes) << "active_bytes after " << step;
 }
 
 // The message of the exception of type `Exception` that `action` throws; a failure when it throws

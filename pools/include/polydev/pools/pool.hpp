@@ -186,8 +186,9 @@ class PoolCore {
   /// then throws `polydev::out_of_memory` with the request and the counters.
   block_type allocate(std::size_t size) {
     const std::uint32_t bin = bins_scheme_.bin_number(size);
-    Shard& own = own_shard();
-    if (auto reused = take_held(bin, size)) return hand_out(std::move(*reused), size);
+    const unsigned own_index = own_shard_index();
+    Shard& own = shards_[own_index];
+    if (auto reused = take_held(own_index, bin, size)) return hand_out(std::move(*reused), size);
     const std::size_t bytes = bins_scheme_.alloc_size(bin);
     while (true) {
       try {
@@ -199,7 +200,9 @@ class PoolCore {
         return block;
       } catch (const out_of_memory& failure) {
         // Another thread may have returned a block of this bin meanwhile.
-        if (auto reused = take_held(bin, size)) return hand_out(std::move(*reused), size);
+        if (auto reused = take_held(own_index, bin, size)) {
+          return hand_out(std::move(*reused), size);
+        }
         if (!free_largest_held()) throw_out_of_memory(size, bytes, failure);
       }
     }
@@ -209,7 +212,7 @@ class PoolCore {
   /// state (when no `Pool` refers to it and this was its last active block).
   void free(block_type block, std::size_t size) noexcept {
     const std::uint32_t bin = bins_scheme_.bin_number(size);
-    Shard& own = own_shard();
+    Shard& own = shards_[own_shard_index()];
     {
       std::lock_guard<detail::SpinLock> lock(own.lock);
       // Read under the shard's lock: `stop_holding` and `drop_owner` clear it before they sweep
@@ -301,13 +304,13 @@ class PoolCore {
         shards_(new Shard[shard_count_]) {}
   ~PoolCore() = default;
 
-  Shard& own_shard() noexcept {
-    return shards_[detail::this_thread_shard_number() & (shard_count_ - 1)];
+  unsigned own_shard_index() const noexcept {
+    return detail::this_thread_shard_number() & (shard_count_ - 1);
   }
 
-  // A held block of `bin`, counted out in the shard it comes from: this thread's shard first.
-  std::optional<block_type> take_held(std::uint32_t bin, std::size_t size) {
-    const unsigned first = detail::this_thread_shard_number() & (shard_count_ - 1);
+  // A held block of `bin`, counted out in the shard it comes from: shard `first` (this thread's)
+  // first.
+  std::optional<block_type> take_held(unsigned first, std::uint32_t bin, std::size_t size) {
     for (unsigned i = 0; i < shard_count_; ++i) {
       Shard& shard = shards_[(first + i) & (shard_count_ - 1)];
       std::lock_guard<detail::SpinLock> lock(shard.lock);
