@@ -4,7 +4,9 @@
 # (default 540), with inputs up to POLYDEV_FUZZ_MAX_LEN bytes (default 4096, as ci/fuzz.sh), on a
 # corpus kept in POLYDEV_FUZZ_WORK between calls, so that a run cut by the time limit goes on where
 # it stopped when called again. Prints one line per target: executions of this call and of all
-# calls together, speed, coverage, corpus and findings.
+# calls together, speed, coverage, corpus and findings. POLYDEV_FUZZ_WORKERS (default 1) runs that
+# many processes per target on the one corpus (libFuzzer rereads the corpus folder, so each sees
+# what the others find); their executions add up.
 #   bash ci/fuzz-long.sh [folder with the fuzz_* binaries, default build-fuzz/tests/fuzz]
 # Built by ci/fuzz.sh (clang, ASan+UBSan); the binaries need only libstdc++ and yaml-cpp, so a
 # machine with more cores can run the ones built elsewhere (LD_LIBRARY_PATH for yaml-cpp).
@@ -28,35 +30,50 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$work/$target/artifacts"
     cp tests/fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
   fi
-  rm -f "$work/$target/last.log"
+  rm -f "$work/$target"/last.*.log
   done_runs=$(cat "$work/$target/total" 2>/dev/null || echo 0)
   left=$((runs - done_runs))
   ((left > 0)) || continue
+  workers="${POLYDEV_FUZZ_WORKERS:-1}"
   dictionary=()
   [[ -f tests/fuzz/dict/$target.dict ]] && dictionary=(-dict="tests/fuzz/dict/$target.dict")
-  # The same options as ci/fuzz.sh, and every sanitizer report fatal.
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    "$binaries/$target" "$corpus" "${dictionary[@]}" -runs="$left" -max_total_time="$seconds" \
-    -timeout=5 -rss_limit_mb=2048 -max_len="${POLYDEV_FUZZ_MAX_LEN:-4096}" -print_final_stats=1 \
-    -artifact_prefix="$work/$target/artifacts/" >"$work/$target/last.log" 2>&1 &
+  for ((worker = 0; worker < workers; ++worker)); do
+    # The same options as ci/fuzz.sh, and every sanitizer report fatal.
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      "$binaries/$target" "$corpus" "${dictionary[@]}" -runs=$(((left + workers - 1) / workers)) \
+      -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
+      -max_len="${POLYDEV_FUZZ_MAX_LEN:-4096}" -print_final_stats=1 \
+      -artifact_prefix="$work/$target/artifacts/" >"$work/$target/last.$worker.log" 2>&1 &
+  done
 done
 status=0
 wait || status=1
 
 printf '%-22s %12s %12s %9s %6s %6s %8s %s\n' target "this call" "all calls" "exec/s" cov ft corpus findings
 for target in "${targets[@]}"; do
-  log="$work/$target/last.log"
-  if [[ ! -f "$log" ]]; then
+  logs=("$work/$target"/last.*.log)
+  if [[ ! -f "${logs[0]}" ]]; then
     printf '%-22s %12s %12s\n' "$target" 0 "$(cat "$work/$target/total")"
     continue
   fi
-  executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  executed=0
+  rate=0
+  cov=-
+  ft=-
+  for log in "${logs[@]}"; do
+    units=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    executed=$((executed + units))
+    rate=$((rate + speed))
+    # Coverage of the worker that got furthest (they share one corpus).
+    last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
+    worker_cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo 0)
+    worker_ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo 0)
+    if [[ $cov == - ]] || ((worker_cov > cov)); then cov=$worker_cov; fi
+    if [[ $ft == - ]] || ((worker_ft > ft)); then ft=$worker_ft; fi
+  done
   total=$(($(cat "$work/$target/total" 2>/dev/null || echo 0) + executed))
   echo "$total" >"$work/$target/total"
-  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-  last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
-  cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo -)
-  ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo -)
   corpus=$(find "$work/$target/corpus" -type f | wc -l)
   findings=$(find "$work/$target/artifacts" -type f | wc -l)
   ((findings == 0)) || status=1
