@@ -14,10 +14,17 @@ namespace polydev::opencl {
 /// The program built from `source` with `options` for every device of `context`, built on the
 /// first call for that (context, source, options) and returned from the cache afterwards.
 ///
+/// A first call on a new context takes the program from the binaries of the process-wide
+/// `ProgramBinaryCache` (binary_cache.hpp) when it has one for every device of the context, which
+/// spares the compiler: the fixtures make a new context per test, so on most drivers this is what
+/// makes the second and later tests of a program cheap. Otherwise it builds from source and keeps
+/// the binaries. A binary the driver refuses is dropped and the program built from source.
+///
 /// The cache holds the program and, through it, the context until `clear_first_arg_caches()`;
 /// the fixtures' context factory (`polydev::opencl::create_context`) clears it before it makes a
 /// new context. A failed build is not cached.
 /// @throws polydev::backend_error when the build fails; `what()` carries each device's build log.
+/// @throws polydev::error when `POLYDEV_NO_CACHE` has a value other than 0, 1 or empty.
 cl::Program build_program(const cl::Context& context, const std::string& source,
                           const std::string& options = {});
 

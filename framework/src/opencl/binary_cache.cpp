@@ -1,0 +1,235 @@
+#include "polydev/opencl/binary_cache.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <system_error>
+#include <utility>
+
+#include "polydev/environment.hpp"
+#include "polydev/error.hpp"
+
+namespace polydev::opencl {
+
+namespace {
+
+// The first line of every cache file. The number changes whenever the layout or the key does, so
+// files of an older polydev are treated as damaged and replaced rather than misread.
+constexpr const char* kFileMagic = "polydev-program-binary 1\n";
+
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+void append_field(std::string& key, const char* name, const std::string& value) {
+  key += name;
+  key += ' ';
+  key += std::to_string(value.size());
+  key += ':';
+  key += value;
+  key += '\n';
+}
+
+// A name no other writer uses at the same time, in this process or another.
+std::string temporary_suffix() {
+  static std::atomic<std::uint64_t> counter{0};
+  static const std::uint64_t process_random = std::random_device{}() * 0x100000001ull;
+  return ".tmp." + std::to_string(process_random) + "." + std::to_string(counter++);
+}
+
+}  // namespace
+
+BinaryCacheSettings binary_cache_settings_from_environment() {
+  BinaryCacheSettings settings;
+  if (const auto no_cache = environment_variable("POLYDEV_NO_CACHE")) {
+    if (*no_cache == "1") {
+      settings.enabled = false;
+    } else if (!no_cache->empty() && *no_cache != "0") {
+      throw error("POLYDEV_NO_CACHE='" + *no_cache +
+                  "' is not understood: use 1 to build every program from source, or 0 (or an "
+                  "empty value) to keep compiled programs in polydev's binary cache");
+    }
+  }
+  if (const auto folder = environment_variable("POLYDEV_CACHE_DIR"); folder && !folder->empty()) {
+    settings.folder = std::filesystem::path(*folder);
+  } else if (const auto xdg = environment_variable("XDG_CACHE_HOME"); xdg && !xdg->empty()) {
+    settings.folder = std::filesystem::path(*xdg) / "polydev" / "programs";
+  } else if (const auto home = environment_variable("HOME"); home && !home->empty()) {
+    settings.folder = std::filesystem::path(*home) / ".cache" / "polydev" / "programs";
+  }
+  return settings;
+}
+
+bool binary_cacheable(const std::string& source, const std::string& options) {
+  return source.find("#include") == std::string::npos &&
+         source.find("# include") == std::string::npos && options.find("-I") == std::string::npos;
+}
+
+ProgramBinaryCache::ProgramBinaryCache(std::optional<std::filesystem::path> folder)
+    : folder_(std::move(folder)) {}
+
+std::string ProgramBinaryCache::key(const cl::Device& device, const std::string& source,
+                                    const std::string& options) {
+  const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>(), /*retainObject=*/true);
+  std::string key;
+  append_field(key, "platform", platform.getInfo<CL_PLATFORM_NAME>());
+  append_field(key, "platform-version", platform.getInfo<CL_PLATFORM_VERSION>());
+  append_field(key, "device", device.getInfo<CL_DEVICE_NAME>());
+  append_field(key, "vendor", device.getInfo<CL_DEVICE_VENDOR>());
+  append_field(key, "device-version", device.getInfo<CL_DEVICE_VERSION>());
+  append_field(key, "driver-version", device.getInfo<CL_DRIVER_VERSION>());
+  append_field(key, "address-bits", std::to_string(device.getInfo<CL_DEVICE_ADDRESS_BITS>()));
+  append_field(key, "options", options);
+  append_field(key, "source", source);
+  return key;
+}
+
+std::filesystem::path ProgramBinaryCache::file_for(const std::string& key) const {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%016llx.bin", static_cast<unsigned long long>(fnv1a(key)));
+  return folder_ ? *folder_ / name : std::filesystem::path(name);
+}
+
+std::optional<ProgramBinaryCache::Binary> ProgramBinaryCache::find(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto found = memory_.find(key); found != memory_.end()) {
+    ++statistics_.memory_hits;
+    return found->second;
+  }
+  if (folder_) {
+    if (auto binary = read_file(key)) {
+      ++statistics_.file_hits;
+      memory_.emplace(key, *binary);
+      return binary;
+    }
+  }
+  ++statistics_.misses;
+  return std::nullopt;
+}
+
+void ProgramBinaryCache::store(const std::string& key, const Binary& binary) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  memory_[key] = binary;
+  ++statistics_.stores;
+  if (folder_) write_file(key, binary);
+}
+
+void ProgramBinaryCache::forget(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  memory_.erase(key);
+  if (folder_) {
+    std::error_code ignored;  // a file that is already gone is what was wanted
+    std::filesystem::remove(file_for(key), ignored);
+  }
+}
+
+ProgramBinaryCache::Statistics ProgramBinaryCache::statistics() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return statistics_;
+}
+
+// Layout: kFileMagic, then "<key bytes> <binary bytes>\n", the key, the binary, and nothing more.
+std::optional<ProgramBinaryCache::Binary> ProgramBinaryCache::read_file(const std::string& key) {
+  const std::filesystem::path path = file_for(key);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;  // not cached yet
+  const std::string contents((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  const std::string magic = kFileMagic;
+  std::string problem;
+  std::size_t key_size = 0;
+  std::size_t binary_size = 0;
+  std::size_t header_end = std::string::npos;
+  if (in.bad()) {
+    problem = "it could not be read";
+  } else if (contents.compare(0, magic.size(), magic) != 0) {
+    problem = "it does not start with '" + magic.substr(0, magic.size() - 1) + "'";
+  } else {
+    header_end = contents.find('\n', magic.size());
+    std::istringstream sizes(contents.substr(
+        magic.size(), header_end == std::string::npos ? 0 : header_end - magic.size()));
+    if (header_end == std::string::npos || !(sizes >> key_size >> binary_size) ||
+        contents.size() - header_end - 1 != key_size + binary_size) {
+      problem = "its sizes do not match its length (a partial or foreign file)";
+    }
+  }
+  if (!problem.empty()) {
+    ++statistics_.damaged_files;
+    std::error_code ignored;  // removal is a courtesy to the next store, which replaces it anyway
+    std::filesystem::remove(path, ignored);
+    warn_once("damaged:" + path.string(), "ignored and removed the damaged program cache file '" +
+                                              path.string() + "': " + problem +
+                                              "; the program is built from source");
+    return std::nullopt;
+  }
+  // Another key with the same hash: a miss, and the next store takes the file over.
+  if (contents.compare(header_end + 1, key_size, key) != 0) return std::nullopt;
+  const auto binary_begin =
+      contents.begin() + static_cast<std::ptrdiff_t>(header_end + 1 + key_size);
+  return Binary(binary_begin, contents.end());
+}
+
+void ProgramBinaryCache::write_file(const std::string& key, const Binary& binary) {
+  std::error_code failure;
+  std::filesystem::create_directories(*folder_, failure);
+  if (failure) {
+    warn_once("folder", "cannot create the program cache folder '" + folder_->string() + "' (" +
+                            failure.message() +
+                            "); compiled programs are kept in memory only. Set POLYDEV_CACHE_DIR "
+                            "to a writable folder, or POLYDEV_NO_CACHE=1");
+    return;
+  }
+  const std::filesystem::path path = file_for(key);
+  const std::filesystem::path temporary = path.string() + temporary_suffix();
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << kFileMagic << key.size() << ' ' << binary.size() << '\n' << key;
+    out.write(reinterpret_cast<const char*>(binary.data()),
+              static_cast<std::streamsize>(binary.size()));
+    out.close();
+    if (!out) {
+      std::filesystem::remove(temporary, failure);
+      warn_once("write", "cannot write to the program cache folder '" + folder_->string() +
+                             "'; compiled programs are kept in memory only. Set "
+                             "POLYDEV_CACHE_DIR to a writable folder, or POLYDEV_NO_CACHE=1");
+      return;
+    }
+  }
+  std::filesystem::rename(temporary, path, failure);
+  if (failure) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    warn_once("rename", "cannot move a new program cache file into '" + folder_->string() + "' (" +
+                            failure.message() + "); this binary is kept in memory only");
+  }
+}
+
+void ProgramBinaryCache::warn_once(const std::string& kind, const std::string& message) {
+  if (!warned_.insert(kind).second) return;
+  std::fprintf(stderr, "polydev: warning: %s\n", message.c_str());
+}
+
+ProgramBinaryCache* process_binary_cache() {
+  static std::mutex mutex;
+  static ProgramBinaryCache* cache = nullptr;
+  static bool settled = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!settled) {
+    const BinaryCacheSettings settings = binary_cache_settings_from_environment();  // may throw
+    // Leaked on purpose: programs may still be built by static objects at exit.
+    if (settings.enabled) cache = new ProgramBinaryCache(settings.folder);
+    settled = true;
+  }
+  return cache;
+}
+
+}  // namespace polydev::opencl
