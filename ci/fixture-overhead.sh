@@ -7,8 +7,8 @@
 # each whole run, the ratio polydev / pytest, the per-test times of both runs, and what one test's
 # steps cost (context, queue, program build first / cached / cold / from a binary, buffers, kernel
 # and read). Two variants of the polydev suite are timed beside it (device_tests.cpp says what they
-# change): binary_cache (programs from a per-device cache of binaries) and shared_context (one
-# context per device for the whole run).
+# change): no_binary_cache (the same suite with POLYDEV_NO_CACHE=1: every context builds its
+# program from source) and shared_context (one context per device for the whole run).
 # Nothing here asserts on time: the script fails only when a build, a test or a device check fails.
 #
 # Needs: cmake, ninja, a C++ compiler, PoCL, and Debian's python3-pyopencl and python3-pytest.
@@ -44,13 +44,15 @@ if ! "$python" -c 'import pyopencl, pytest, numpy' 2>/dev/null; then
   exit 1
 fi
 
-# The same devices for both sides; PoCL's kernel cache and PyOpenCL's binary cache inside the
-# build directory.
+# The same devices for both sides; PoCL's kernel cache, polydev's and PyOpenCL's binary caches
+# inside the build directory.
 export POLYDEV_BUILD_DIR="$build"
 # shellcheck source=ci/pocl-env.sh
 source "$root/ci/pocl-env.sh"
 export PYOPENCL_TEST="${PYOPENCL_TEST:-portable}"
 export XDG_CACHE_HOME="$build/xdg-cache"
+export POLYDEV_CACHE_DIR="$build/polydev-cache"
+unset POLYDEV_NO_CACHE
 # No bytecode or pytest cache written into the checkout. Debian's packages bring their bytecode
 # precompiled; only this suite's two small files are compiled on every run (no pycache prefix:
 # with PYTHONDONTWRITEBYTECODE it would make Python recompile every module it imports).
@@ -59,7 +61,7 @@ unset PYTHONPYCACHEPREFIX
 unset POLYDEV_DEVICES POLYDEV_PROFILE POLYDEV_SHARD_BY GTEST_TOTAL_SHARDS GTEST_SHARD_INDEX
 
 polydev_cmd=("$binary" "--gtest_filter=OpenCL/FixtureOverhead.*")
-binary_cache_cmd=("$binary" "--gtest_filter=OpenCL/FixtureOverheadBinaryCache.*")
+no_binary_cache_cmd=(env POLYDEV_NO_CACHE=1 "$binary" "--gtest_filter=OpenCL/FixtureOverhead.*")
 shared_context_cmd=("$binary" "--gtest_filter=OpenCL/FixtureOverheadSharedContext.*")
 pytest_cmd=("$python" -m pytest -p no:cacheprovider --rootdir "$suite_dir" "$suite_dir/test_device_ops.py" -q)
 
@@ -90,10 +92,10 @@ time_run() {
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }'
 }
 
-echo "== warm-up (fills PoCL's and PyOpenCL's kernel caches; not counted)"
+echo "== warm-up (fills PoCL's, polydev's and PyOpenCL's kernel caches; not counted)"
 time_run "$build/fo-warmup-polydev.log" "${polydev_cmd[@]}" >/dev/null
 time_run "$build/fo-warmup-pytest.log" "${pytest_cmd[@]}" >/dev/null
-time_run "$build/fo-warmup-binary-cache.log" "${binary_cache_cmd[@]}" >/dev/null
+time_run "$build/fo-warmup-no-binary-cache.log" "${no_binary_cache_cmd[@]}" >/dev/null
 time_run "$build/fo-warmup-shared-context.log" "${shared_context_cmd[@]}" >/dev/null
 
 echo "== $runs timed runs of each side, interleaved"
@@ -101,9 +103,9 @@ echo "== $runs timed runs of each side, interleaved"
 for ((run = 1; run <= runs; run++)); do
   p=$(time_run "$build/fo-run-polydev.log" "${polydev_cmd[@]}")
   y=$(time_run "$build/fo-run-pytest.log" "${pytest_cmd[@]}")
-  b=$(time_run "$build/fo-run-binary-cache.log" "${binary_cache_cmd[@]}")
+  b=$(time_run "$build/fo-run-no-binary-cache.log" "${no_binary_cache_cmd[@]}")
   c=$(time_run "$build/fo-run-shared-context.log" "${shared_context_cmd[@]}")
-  echo "run $run: polydev ${p} s, pytest ${y} s; variants: binary_cache ${b} s, shared_context ${c} s"
+  echo "run $run: polydev ${p} s, pytest ${y} s; variants: no_binary_cache ${b} s, shared_context ${c} s"
   echo "$p $y $b $c" >>"$build/fo-times.txt"
 done
 
@@ -140,12 +142,12 @@ from pathlib import Path
 
 build, instances = Path(sys.argv[1]), int(sys.argv[2])
 times = [tuple(map(float, line.split())) for line in (build / "fo-times.txt").read_text().split("\n") if line]
-columns = {"polydev": 0, "pytest": 1, "binary_cache": 2, "shared_context": 3}
+columns = {"polydev": 0, "pytest": 1, "no_binary_cache": 2, "shared_context": 3}
 series = {name: [t[i] for t in times] for name, i in columns.items()}
 medians = {name: statistics.median(values) for name, values in series.items()}
 mp, my = medians["polydev"], medians["pytest"]
 result = {"instances": instances, "runs_s": series, "median_s": medians, "ratio": mp / my,
-          "variant_ratios": {name: medians[name] / my for name in ("binary_cache", "shared_context")}}
+          "variant_ratios": {name: medians[name] / my for name in ("no_binary_cache", "shared_context")}}
 
 print("\n== whole run, wall clock (%d test instances per run, %d runs each, interleaved)"
       % (instances, len(times)))
@@ -153,7 +155,7 @@ for name, values in series.items():
     print("  %-15s median %7.3f s  (min %.3f, max %.3f)  / pytest: %.3f"
           % (name, medians[name], min(values), max(values), medians[name] / my))
 print("  ratio polydev/pytest: %.3f  (goal <= 0.1: %s)" % (mp / my, "met" if mp / my <= 0.1 else "NOT met"))
-print("  (binary_cache and shared_context are variants of the polydev suite, not polydev as it is)")
+print("  (no_binary_cache and shared_context are variants of the polydev suite, not polydev as it is)")
 
 startup = [tuple(map(float, line.split())) for line in (build / "fo-startup.txt").read_text().split("\n") if line]
 result["startup_median_s"] = {"polydev": statistics.median(t[0] for t in startup),

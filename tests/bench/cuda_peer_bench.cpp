@@ -49,6 +49,7 @@
 #include "cuda_peer_adapters.hpp"
 #include "polydev/cuda/context.hpp"
 #include "polydev/cuda/inventory.hpp"
+#include "random_allocations_script.hpp"
 
 namespace polydev_peer_bench {
 namespace {
@@ -170,53 +171,11 @@ void batch(benchmark::State& state, Order order) {
 // ---------------------------------------------------------------------------------------------
 // RMM's random_allocations, as a fixed script
 
-struct Step {
-  std::uint32_t size;  // bytes to allocate, or 0: free live block `victim % live`
-  std::uint32_t victim;
-};
-
-struct Script {
-  std::vector<Step> steps;
-  std::size_t allocations = 0;  // the remaining blocks are freed after the steps
-  std::size_t peak_live = 0;
-  std::size_t peak_requested = 0;
-};
+using polydev_bench::Script;
+using polydev_bench::Step;
 
 const Script& random_script(std::size_t allocations, std::size_t max_size) {
-  static std::map<std::pair<std::size_t, std::size_t>, Script> scripts;
-  auto found = scripts.find({allocations, max_size});
-  if (found != scripts.end()) return found->second;
-  Script script;
-  std::mt19937_64 random(allocations * 31 + max_size);
-  std::uniform_int_distribution<std::size_t> size_distribution(1, max_size);
-  std::uniform_int_distribution<int> op_distribution(0, 99);
-  std::uniform_int_distribution<std::size_t> index_distribution(0, allocations - 1);
-  std::vector<std::size_t> live;
-  std::size_t live_bytes = 0;
-  for (std::size_t i = 0; i < 2 * allocations; ++i) {
-    const std::size_t size = size_distribution(random);
-    bool allocate = true;
-    if (!live.empty()) {
-      allocate = op_distribution(random) < 73 && script.allocations < allocations &&
-                 live_bytes + size < max_usage;
-    }
-    if (allocate) {
-      script.steps.push_back({static_cast<std::uint32_t>(size), 0});
-      live.push_back(size);
-      live_bytes += size;
-      ++script.allocations;
-      script.peak_live = std::max(script.peak_live, live.size());
-      script.peak_requested = std::max(script.peak_requested, live_bytes);
-    } else {
-      const std::size_t victim = index_distribution(random);
-      script.steps.push_back({0, static_cast<std::uint32_t>(victim)});
-      const std::size_t index = victim % live.size();
-      live_bytes -= live[index];
-      live[index] = live.back();
-      live.pop_back();
-    }
-  }
-  return scripts.emplace(std::make_pair(allocations, max_size), std::move(script)).first->second;
+  return polydev_bench::random_script(allocations, max_size, max_usage);
 }
 
 // Allocators that cache what they get on demand: a random_allocations run starts with one untimed

@@ -7,6 +7,7 @@
 #include <vector>
 
 #if defined(POLYDEV_WITH_OPENCL)
+#include <polydev/opencl/program_cache.hpp>
 #include <polydev/pools/opencl/memory_pool.hpp>
 #endif
 #if defined(POLYDEV_WITH_CUDA)
@@ -61,11 +62,9 @@ TEST_P(ConsumerOpenCL, KernelOnAPooledBufferThenReuse) {
   ASSERT_EQ(queue().enqueueWriteBuffer(data.buffer(), CL_TRUE, 0, n * sizeof(float), host.data()),
             CL_SUCCESS);
 
-  cl::Program program(context(), kScaleSource);
-  if (program.build({device()}) != CL_SUCCESS) {
-    FAIL() << "build failed on " << descriptor().device.name << ":\n"
-           << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device());
-  }
+  // Built once per context, and from the binary cache for later contexts on such a device; a
+  // failed build throws polydev::backend_error with the build log, which fails the test.
+  const cl::Program program = polydev::opencl::build_program(context(), kScaleSource);
   cl::Kernel kernel(program, "scale");
   ASSERT_EQ(kernel.setArg(0, data), CL_SUCCESS);
   ASSERT_EQ(kernel.setArg(1, 3.0f), CL_SUCCESS);

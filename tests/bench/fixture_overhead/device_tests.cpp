@@ -5,14 +5,13 @@
 //
 // FixtureOverhead is the suite that is compared: each test uses the fixture's context() and
 // queue(), which are made per test (like PyOpenCL's ctx_factory()), and builds its program through
-// polydev's program cache, which builds a program once per context.
+// build_program, which builds a program once per context and takes a new context's program from
+// the binary cache (binary_cache.hpp) once any context on a device like it has built it. The script
+// also times this suite with POLYDEV_NO_CACHE=1: every context builds from source.
 //
-// Two variants measure what would change the result, with the same 100 tests:
-//  - FixtureOverheadBinaryCache: a context per test as above, but the program comes from an
-//    in-process cache of program binaries keyed by device and source (built from source once per
-//    device, then clCreateProgramWithBinary), as PyOpenCL does with its on-disk binary cache.
+// One variant measures what else would change the result, with the same 100 tests:
 //  - FixtureOverheadSharedContext: one context and queue per device for the whole process, so
-//    polydev's program cache builds the program once per device.
+//    build_program builds the program once per device.
 // FixtureOverheadCosts measures and prints what one test spends on each step; it asserts nothing
 // about time. The timed runs select one suite each with --gtest_filter.
 #include <algorithm>
@@ -63,40 +62,10 @@ void check_twice(const cl::Context& context, const cl::CommandQueue& queue,
   for (std::size_t i = 0; i < kCount; ++i) ASSERT_EQ(out[i], 2.0f * in[i]) << "at " << i;
 }
 
-// The program for `source` on `context`, from an in-process cache of binaries keyed by device
-// and source: built from source through polydev's program cache the first time on a device,
-// created from that binary afterwards (a variant, not polydev's API).
-cl::Program program_from_device_binary(const cl::Context& context, const cl::Device& device,
-                                       const std::string& source) {
-  static std::mutex mutex;
-  static auto* binaries = new std::map<std::pair<cl_device_id, std::string>, cl::Program::Binaries>;
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto key = std::make_pair(device(), source);
-  const auto found = binaries->find(key);
-  if (found == binaries->end()) {
-    cl::Program program = polydev::opencl::build_program(context, source);
-    binaries->emplace(key, program.getInfo<CL_PROGRAM_BINARIES>());
-    return program;
-  }
-  cl_int status = CL_SUCCESS;
-  cl::Program program(context, {device}, found->second, nullptr, &status);
-  EXPECT_EQ(status, CL_SUCCESS) << "clCreateProgramWithBinary";
-  EXPECT_EQ(program.build({device}), CL_SUCCESS) << "clBuildProgram from a binary";
-  return program;
-}
-
 class FixtureOverhead : public polydev::testing::OpenCLTest {
  protected:
   void run_one(int index) {
     check_twice(context(), queue(), polydev::opencl::build_program(context(), kSource), index);
-  }
-};
-
-class FixtureOverheadBinaryCache : public polydev::testing::OpenCLTest {
- protected:
-  void run_one(int index) {
-    check_twice(context(), queue(), program_from_device_binary(context(), device(), kSource),
-                index);
   }
 };
 
@@ -136,7 +105,6 @@ class FixtureOverheadSharedContext : public polydev::testing::OpenCLTest {
 // clang-format on
 
 POLYDEV_FO_HUNDRED(FixtureOverhead)
-POLYDEV_FO_HUNDRED(FixtureOverheadBinaryCache)
 POLYDEV_FO_HUNDRED(FixtureOverheadSharedContext)
 
 #undef POLYDEV_FO_HUNDRED
@@ -144,18 +112,17 @@ POLYDEV_FO_HUNDRED(FixtureOverheadSharedContext)
 #undef POLYDEV_FO_TEST
 
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(FixtureOverhead);
-POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(FixtureOverheadBinaryCache);
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(FixtureOverheadSharedContext);
 
 // What one test's steps cost, measured several times per device and printed as medians in
 // microseconds, one line per step:
 //   fixture-overhead-cost <device key> <step> median_us=<m> min_us=<m> max_us=<m> n=<n>
 // Steps: context (make_context(), which also clears the first-argument caches), queue,
-// program_first (build_program() on the new context: polydev's cache misses; PoCL's own on-disk
-// kernel cache usually hits), program_cached (build_program() again: polydev's cache hits),
-// program_cold (a program whose source differs by a comment, so neither cache knows it: PoCL
-// compiles), program_from_binary (clCreateProgramWithBinary with the binary of program_first, and
-// clBuildProgram: what a cache of binaries keyed by device would cost per context), buffers (two
+// program_first (build_program() on the new context: from the binary cache after the first
+// repetition), program_cached (build_program() again: the per-context cache hits), program_cold (a
+// program whose source differs by a comment, so no cache of polydev knows it: a build from source,
+// and the binary fetched for the binary cache), program_from_binary (clCreateProgramWithBinary and
+// clBuildProgram by hand, with the binary of program_first), buffers (two
 // buffers, one copied from the host), kernel_and_read (clCreateKernel, set arguments, enqueue,
 // blocking read). Nothing here asserts on time.
 class FixtureOverheadCosts : public polydev::testing::OpenCLTest {};

@@ -1,0 +1,124 @@
+// What polydev's pool keeps on RMM's random_allocations traces, for each `leading_bits_in_bin_id`:
+// the same scripts as the peer benchmark's random_allocations (random_allocations_script.hpp),
+// replayed through the real `polydev::pools::Pool` three times (as the benchmark's warm-up and
+// timed passes do), printing `managed_bytes()` over the script's peak of requested bytes. This is
+// what the peer benchmark reports as reserved_per_peak_requested, without a GPU: the pool's
+// counters do not depend on the allocator, so the blocks here are address space only (mmap'd
+// PROT_NONE and never touched), which lets a 2-core machine replay 8 GiB of live blocks.
+//
+// Also printed: the bound that rounding alone sets (the peak of the live blocks' rounded sizes).
+// The rest of the ratio is blocks held in one size class while requests come for another: a pool
+// that gives every allocation a whole block of its class cannot lend them across classes.
+//   polydev_pool_trace_replay [leading bits ...]   (default: 2 3 4 5 6 8)
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "polydev/error.hpp"
+#include "polydev/pools/pool.hpp"
+#include "random_allocations_script.hpp"
+
+namespace {
+
+constexpr std::size_t mib = std::size_t{1} << 20;
+constexpr std::size_t max_usage = std::size_t{8} << 30;  // as the peer benchmark
+
+// Blocks of address space: real, unique and freed, but never backed by memory.
+struct AddressSpaceAllocator {
+  using block_type = void*;
+  void* allocate(std::size_t bytes) {
+    void* block =
+        ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (block == MAP_FAILED) throw polydev::out_of_memory("mmap of " + std::to_string(bytes));
+    sizes.push_back({block, bytes});
+    return block;
+  }
+  void free(void* block) noexcept {
+    const auto found = std::find_if(sizes.begin(), sizes.end(),
+                                    [block](const auto& entry) { return entry.first == block; });
+    if (found == sizes.end()) return;
+    ::munmap(block, found->second);
+    *found = sizes.back();
+    sizes.pop_back();
+  }
+  std::vector<std::pair<void*, std::size_t>> sizes;  // munmap needs the length
+};
+
+struct Replay {
+  double reserved_per_peak = 0;
+  double rounded_per_peak = 0;
+};
+
+Replay replay(const polydev_bench::Script& script, unsigned leading_bits) {
+  using Pool = polydev::pools::Pool<AddressSpaceAllocator>;
+  Pool pool(AddressSpaceAllocator{}, leading_bits);
+  std::vector<polydev::pools::PooledAllocation<AddressSpaceAllocator>> live;
+  live.reserve(script.peak_live);
+  std::size_t rounded = 0;
+  std::size_t peak_rounded = 0;
+  const auto rounded_size = [&](std::size_t size) {
+    return pool.alloc_size(pool.bin_number(size));
+  };
+  for (int pass = 0; pass < 3; ++pass) {
+    for (const polydev_bench::Step& step : script.steps) {
+      if (step.size != 0) {
+        live.push_back(pool.allocate(step.size));
+        rounded += rounded_size(step.size);
+        peak_rounded = std::max(peak_rounded, rounded);
+      } else {
+        const std::size_t index = step.victim % live.size();
+        rounded -= rounded_size(live[index].size());
+        live[index].release();
+        if (index + 1 != live.size()) std::swap(live[index], live.back());
+        live.pop_back();
+      }
+    }
+    for (auto& block : live) rounded -= rounded_size(block.size());
+    live.clear();
+  }
+  const double peak = static_cast<double>(script.peak_requested);
+  return {static_cast<double>(pool.managed_bytes()) / peak,
+          static_cast<double>(peak_rounded) / peak};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<unsigned> leading_bits;
+  for (int i = 1; i < argc; ++i) {
+    char* end = nullptr;
+    const unsigned long value = std::strtoul(argv[i], &end, 10);
+    if (*argv[i] == '\0' || *end != '\0' || value > polydev::pools::BinScheme::max_leading_bits) {
+      std::fprintf(stderr,
+                   "polydev_pool_trace_replay: '%s' is not a leading-bits value (0 to %u)\n",
+                   argv[i], polydev::pools::BinScheme::max_leading_bits);
+      return 2;
+    }
+    leading_bits.push_back(static_cast<unsigned>(value));
+  }
+  if (leading_bits.empty()) leading_bits = {2, 3, 4, 5, 6, 8};
+
+  std::printf("%-34s %11s %11s", "trace", "peak live", "peak MiB");
+  for (unsigned bits : leading_bits) std::printf("   B=%-2u (rounding)", bits);
+  std::printf("\n");
+  for (const std::size_t allocations : {1000, 10000, 100000}) {
+    for (const std::size_t max_mib : {1, 4}) {
+      const auto& script = polydev_bench::random_script(allocations, max_mib * mib, max_usage);
+      std::printf("allocs:%-7zu max:%zuMiB %14s %11zu %11.0f", allocations, max_mib, "",
+                  script.peak_live, static_cast<double>(script.peak_requested) / mib);
+      for (unsigned bits : leading_bits) {
+        const Replay result = replay(script, bits);
+        std::printf("   %5.3f (%5.3f)   ", result.reserved_per_peak, result.rounded_per_peak);
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
