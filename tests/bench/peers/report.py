@@ -449,6 +449,8 @@ def main():
                         help="folder for latency-by-size.png and threads-scaling.png")
     parser.add_argument("--machine", default="",
                         help="words on the machine and the run, added to what the JSON says")
+    parser.add_argument("--companion", default="",
+                        help="the page of the same benchmark on another machine, to link to")
     parser.add_argument("--no-plots", action="store_true")
     args = parser.parse_args()
 
@@ -487,7 +489,9 @@ def main():
         + (f" and {python['markdown']}" if python else "")
         + f" with `{command}`; `ci/peer-bench.sh` runs the benchmarks and then this script. "
         "Edit the script, not this file. Issue 6 has the goals; "
-        "`tests/bench/cuda_peer_bench.cpp` describes every workload.",
+        "`tests/bench/cuda_peer_bench.cpp` describes every workload."
+        + (f" The same benchmark on another machine: [{os.path.basename(args.companion)}]("
+           f"{link(args.companion)})." if args.companion else ""),
         "",
         "## Machine and software",
         "",
@@ -540,18 +544,19 @@ def main():
     out += ["## Python-level peers", ""]
     out += python_section(python, cells, md_dir)
     out += [
-        "## Not measured in this run",
+        "## Not in this run",
         "",
         "- OpenCL: polydev's buffer and SVM pools against raw allocation on PoCL and NVIDIA "
-        "OpenCL were measured in an earlier session on an H200 host, not in this run: see "
-        "[pools.md](" + link(os.path.join(ROOT, "docs/pools.md")) + ") (section \"OpenCL\").",
-        "- PyOpenCL's `MemoryPool` from Python: not measured (`python_peers.py` covers CuPy and "
-        "torch only).",
-        "- The H200 confirmation run of section 1: not done; every number here is from one H100 "
-        "run.",
-        "- Section 2 (fixture overhead against the PyOpenCL pytest plugin) and section 3 (serial "
-        "against `ctest -j2` with the resource spec on two H200s): not done in this run.",
-        "",
+        "OpenCL: [pools.md](" + link(os.path.join(ROOT, "docs/pools.md")) + ") (section "
+        "\"OpenCL\"); against PyOpenCL's `MemoryPool` and `SVMPool` from Python: "
+        "[opencl-pool-peers.md](" + link(os.path.join(ROOT, "docs/opencl-pool-peers.md")) + ").",
+        "- Why reserved memory stays above 1.10× on the long traces, with every bin scheme: "
+        "[pools.md](" + link(os.path.join(ROOT, "docs/pools.md")) + ") (section \"Reserved "
+        "memory on churn\"), from `polydev_pool_trace_replay`, which replays these traces on the "
+        "host.",
+        "- Section 2 (fixture overhead against the PyOpenCL pytest plugin): [fixture-overhead.md]("
+        + link(os.path.join(ROOT, "docs/fixture-overhead.md")) + "); section 3 (serial against "
+        "`ctest -j2` on two H200s): [ctest.md](" + link(os.path.join(ROOT, "docs/ctest.md")) + ").",
     ]
     if errors:
         out += [f"## Errors reported by the benchmark ({len(errors)})", ""]
