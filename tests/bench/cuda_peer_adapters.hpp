@@ -85,11 +85,14 @@ class Stream {
 // ---------------------------------------------------------------------------------------------
 // polydev
 
-class PolydevDevice {
+// polydev's device pool and page-locked pool: one adapter, which differs only in the pool type and
+// how the pool is made (the device pool needs the benchmark's device).
+template <typename PoolType, typename HandleType>
+class PolydevPool {
  public:
-  using Handle = polydev::cuda::PooledDeviceAllocation;
+  using Handle = HandleType;
   static constexpr const char* name = "polydev";
-  explicit PolydevDevice(std::size_t /*pool_hint*/) : pool_(bench_device()) {}
+  explicit PolydevPool(std::size_t /*pool_hint*/) : pool_(make_pool()) {}
   Handle allocate(std::size_t size, cudaStream_t) { return pool_.allocate(size); }
   void release(Handle& handle, cudaStream_t) noexcept {
     if (handle.valid()) {
@@ -106,30 +109,21 @@ class PolydevDevice {
   std::optional<std::size_t> reserved() const { return pool_.managed_bytes(); }
 
  private:
-  polydev::cuda::DeviceMemoryPool pool_;
-};
-
-class PolydevHost {
- public:
-  using Handle = polydev::cuda::PooledHostAllocation;
-  static constexpr const char* name = "polydev";
-  explicit PolydevHost(std::size_t /*pool_hint*/) {}
-  Handle allocate(std::size_t size, cudaStream_t) { return pool_.allocate(size); }
-  void release(Handle& handle, cudaStream_t) noexcept {
-    if (handle.valid()) {
-      try {
-        handle.free();
-      } catch (...) {
-      }
+  static PoolType make_pool() {
+    if constexpr (std::is_same_v<PoolType, polydev::cuda::DeviceMemoryPool>) {
+      return PoolType(bench_device());
+    } else {
+      return PoolType();
     }
   }
-  static const void* pointer(const Handle& handle) { return handle.ptr(); }
-  void begin_trace() {}
-  std::optional<std::size_t> reserved() const { return pool_.managed_bytes(); }
 
- private:
-  polydev::cuda::PageLockedMemoryPool pool_;
+  PoolType pool_;
 };
+
+using PolydevDevice =
+    PolydevPool<polydev::cuda::DeviceMemoryPool, polydev::cuda::PooledDeviceAllocation>;
+using PolydevHost =
+    PolydevPool<polydev::cuda::PageLockedMemoryPool, polydev::cuda::PooledHostAllocation>;
 
 // ---------------------------------------------------------------------------------------------
 // CUDA runtime
