@@ -10,21 +10,8 @@ export POLYDEV_NO_APT=1
 results="$POLYDEV_BUILD_DIR/results"
 rm -rf "$results" && mkdir -p "$results"
 
-# NVIDIA's OpenCL ICD is installed but not registered: a vendors folder with both drivers.
-vendors="$(mktemp -d)"
-echo "libnvidia-opencl.so.1" >"$vendors/nvidia.icd"
-[[ -f /etc/OpenCL/vendors/pocl.icd ]] && cp /etc/OpenCL/vendors/pocl.icd "$vendors/"
-export OCL_ICD_VENDORS="$vendors"
-# The machine's OCL_ICD_FILENAMES would bypass the vendors folder, and ldconfig resolves
-# libOpenCL.so.1 to the CUDA toolkit's copy, an older loader that treats OCL_ICD_VENDORS as one file:
-# use the ocl-icd loader the binaries were linked against, so the folder above is what counts.
-unset OCL_ICD_FILENAMES
-for loader_dir in /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu; do
-  if [[ -e "$loader_dir/libOpenCL.so.1" ]]; then
-    export LD_LIBRARY_PATH="$loader_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    break
-  fi
-done
+# shellcheck source=ci/nvidia-opencl-env.sh
+source ci/nvidia-opencl-env.sh
 
 bash ci/deps.sh
 bash ci/build.sh "$@" 2>&1 | tail -n 3

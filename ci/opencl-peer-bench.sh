@@ -45,24 +45,8 @@ if ! "$python" -c 'import pyopencl, numpy' 2>/dev/null; then
   exit 1
 fi
 
-# NVIDIA machines of this project ship NVIDIA's OpenCL driver without registering it (ci/gpu.sh
-# does the same): a vendors folder with it and PoCL, and the ocl-icd loader that reads the folder
-# in front of the CUDA toolkit's older copy. Both sides load the same libOpenCL.so.1 this way.
-if [[ ! -e /etc/OpenCL/vendors/nvidia.icd ]] &&
-  ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl.so.1'; then
-  vendors="$(mktemp -d)"
-  echo "libnvidia-opencl.so.1" >"$vendors/nvidia.icd"
-  [[ -f /etc/OpenCL/vendors/pocl.icd ]] && cp /etc/OpenCL/vendors/pocl.icd "$vendors/"
-  export OCL_ICD_VENDORS="$vendors"
-  unset OCL_ICD_FILENAMES
-  for loader_dir in /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu; do
-    if [[ -e "$loader_dir/libOpenCL.so.1" ]]; then
-      export LD_LIBRARY_PATH="$loader_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-      break
-    fi
-  done
-  echo "NVIDIA's OpenCL driver registered through OCL_ICD_VENDORS=$vendors"
-fi
+# shellcheck source=ci/nvidia-opencl-env.sh
+source "$root/ci/nvidia-opencl-env.sh"
 
 echo "== build ($build, -j$jobs)"
 # Release, no CUDA: only the OpenCL pools are measured. POLYDEV_BUILD_TESTS is what adds

@@ -41,6 +41,8 @@ import statistics
 import sys
 import time
 
+from call_timing import noop, per_call_ns, size_name
+
 SIZES = [256, 64 * 1024, 1 << 20]  # opencl_pool_bench.cpp's hot-pair sizes
 
 # Python peer -> the C++ benchmark measuring the same work on polydev's side.
@@ -64,25 +66,6 @@ PYTHON_LABEL = {
     "raw_svm": "cl.SVMAllocation(ctx, size, 0, READ_WRITE).release()",
     "binding_floor": "MemoryPool(...).bin_number(size): no allocation",
 }
-
-
-def size_name(size):
-    if size % (1 << 20) == 0:
-        return f"{size >> 20} MiB"
-    if size % 1024 == 0:
-        return f"{size >> 10} KiB"
-    return f"{size} B"
-
-
-def per_call_ns(function, calls):
-    start = time.perf_counter_ns()
-    for _ in range(calls):
-        function()
-    return (time.perf_counter_ns() - start) / calls
-
-
-def noop(value=None):
-    return value
 
 
 def load_average():
@@ -216,7 +199,7 @@ def measure(args):
           f"baselines {', '.join(f'{c} call(s) {v:.1f} ns' for c, v in base.items())}")
     for (name, size), values in samples.items():
         net = statistics.median(values) - base[peers[name][1]]
-        print(f"  {name:16s} {size_name(size):>7s} {net:12.1f} ns net")
+        print(f"  {name:16s} {size_name(size, ' '):>7s} {net:12.1f} ns net")
     return 0
 
 
@@ -286,7 +269,7 @@ def markdown_table(columns):
     lines = ["| size | " + " | ".join(header for header, _ in columns) + " |",
              "|---|" + "--:|" * len(columns)]
     for size in SIZES:
-        lines.append(f"| {size_name(size)} | "
+        lines.append(f"| {size_name(size, ' ')} | "
                      + " | ".join(cell(size) for _, cell in columns) + " |")
     return lines
 

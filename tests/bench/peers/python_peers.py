@@ -15,28 +15,10 @@ import json
 import random
 import statistics
 import sys
-import time
+
+from call_timing import noop, per_call_ns, size_name
 
 SIZES = [256, 64 * 1024, 1 << 20, 16 << 20]
-
-
-def size_name(size):
-    if size % (1 << 20) == 0:
-        return f"{size >> 20}MiB"
-    if size % 1024 == 0:
-        return f"{size >> 10}KiB"
-    return f"{size}B"
-
-
-def per_call_ns(function, calls):
-    start = time.perf_counter_ns()
-    for _ in range(calls):
-        function()
-    return (time.perf_counter_ns() - start) / calls
-
-
-def noop(value=None):
-    return value
 
 
 def main():
