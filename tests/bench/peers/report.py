@@ -557,7 +557,9 @@ def main():
         "- Section 2 (fixture overhead against the PyOpenCL pytest plugin): [fixture-overhead.md]("
         + link(os.path.join(ROOT, "docs/fixture-overhead.md")) + "); section 3 (serial against "
         "`ctest -j2` on two H200s): [ctest.md](" + link(os.path.join(ROOT, "docs/ctest.md")) + ").",
-    ]
+    ] + ([] if args.companion else [
+        "- A run on a second machine that confirms these figures: none yet.",
+    ]) + [""]
     if errors:
         out += [f"## Errors reported by the benchmark ({len(errors)})", ""]
         out += [f"- {e}" for e in sorted(set(errors))] + [""]
