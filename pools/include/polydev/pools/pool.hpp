@@ -222,6 +222,7 @@ class PoolCore {
         own.counters.active_bytes -= size;
         own.bins[bin].push_back(std::move(block));
         ++own.counters.held_blocks;
+        own.holds_blocks.store(true, std::memory_order_relaxed);
         return;
       }
     }
@@ -254,6 +255,7 @@ class PoolCore {
         for (auto& block : blocks) released.push_back(std::move(block));
         blocks.clear();
       });
+      shard.holds_blocks.store(false, std::memory_order_relaxed);
     }
     for (auto& block : released) allocator_.free(std::move(block));
   }
@@ -288,6 +290,10 @@ class PoolCore {
     mutable detail::SpinLock lock;
     detail::BinTable<block_type> bins;
     PoolCounters counters;
+    // Whether `counters.held_blocks` is non-zero, readable without the lock: a miss skips the
+    // shards that hold nothing instead of locking each of them (up to 64) in turn. A stale value
+    // only costs a new allocation or one lock, as losing a race for a block would.
+    std::atomic<bool> holds_blocks{false};
   };
 
   static unsigned shard_count_for_this_machine() noexcept {
@@ -313,12 +319,14 @@ class PoolCore {
   std::optional<block_type> take_held(unsigned first, std::uint32_t bin, std::size_t size) {
     for (unsigned i = 0; i < shard_count_; ++i) {
       Shard& shard = shards_[(first + i) & (shard_count_ - 1)];
+      if (i != 0 && !shard.holds_blocks.load(std::memory_order_relaxed)) continue;
       std::lock_guard<detail::SpinLock> lock(shard.lock);
       std::vector<block_type>& blocks = shard.bins[bin];
       if (blocks.empty()) continue;
       std::optional<block_type> block(std::move(blocks.back()));
       blocks.pop_back();
       --shard.counters.held_blocks;
+      shard.holds_blocks.store(shard.counters.held_blocks != 0, std::memory_order_relaxed);
       ++shard.counters.active_blocks;
       shard.counters.active_bytes += size;
       return block;
@@ -362,6 +370,7 @@ class PoolCore {
         block = std::move(blocks.back());
         blocks.pop_back();
         --largest->counters.held_blocks;
+        largest->holds_blocks.store(largest->counters.held_blocks != 0, std::memory_order_relaxed);
         largest->counters.managed_bytes -= bins_scheme_.alloc_size(largest_bin);
       }
       allocator_.free(std::move(block));
