@@ -8,14 +8,19 @@ namespace polydev::pools {
 
 namespace {
 
-// Index of the highest set bit; 0 for 0 and 1 (as the seeds' bitlog2).
-unsigned bitlog2(std::uint64_t value) noexcept {
-  return value <= 1 ? 0u : 63u - static_cast<unsigned>(__builtin_clzll(value));
+// All B + 1 top bits set, at the top of the word.
+std::size_t largest_class(unsigned leading_bits) noexcept {
+  const unsigned width = std::numeric_limits<std::size_t>::digits;
+  const std::size_t head = (std::size_t{2} << leading_bits) - 1;
+  return head << (width - 1 - leading_bits);
 }
 
 }  // namespace
 
-BinScheme::BinScheme(unsigned leading_bits_in_bin_id) : leading_bits_(leading_bits_in_bin_id) {
+BinScheme::BinScheme(unsigned leading_bits_in_bin_id)
+    : leading_bits_(leading_bits_in_bin_id),
+      max_size_(leading_bits_in_bin_id > max_leading_bits ? 0
+                                                          : largest_class(leading_bits_in_bin_id)) {
   if (leading_bits_in_bin_id > max_leading_bits) {
     throw std::invalid_argument(
         "leading_bits_in_bin_id is " + std::to_string(leading_bits_in_bin_id) + "; expected 0 to " +
@@ -23,41 +28,10 @@ BinScheme::BinScheme(unsigned leading_bits_in_bin_id) : leading_bits_(leading_bi
   }
 }
 
-std::size_t BinScheme::max_size() const noexcept {
-  // All B + 1 top bits set, at the top of the word.
-  const unsigned width = std::numeric_limits<std::size_t>::digits;
-  const std::size_t head = (std::size_t{2} << leading_bits_) - 1;
-  return head << (width - 1 - leading_bits_);
-}
-
-std::uint32_t BinScheme::bin_number(std::size_t size) const {
-  if (size > max_size()) {
-    throw std::length_error("pool request of " + std::to_string(size) +
-                            " bytes is larger than the largest size class (" +
-                            std::to_string(max_size()) + " bytes)");
-  }
-  const unsigned b = leading_bits_;
-  const std::uint64_t mantissa_mask = (std::uint64_t{1} << b) - 1;
-  std::uint64_t s = size == 0 ? 1 : size;
-  unsigned exponent = bitlog2(s);
-  if (exponent > b) {
-    // Round up to a multiple of 2^(exponent - b); this may carry into the next exponent.
-    const unsigned shift = exponent - b;
-    const std::uint64_t unit = std::uint64_t{1} << shift;
-    s = (s + unit - 1) & ~(unit - 1);
-    exponent = bitlog2(s);
-    const std::uint64_t mantissa = (s >> (exponent - b)) & mantissa_mask;
-    return static_cast<std::uint32_t>((std::uint64_t{exponent} << b) | mantissa);
-  }
-  const std::uint64_t mantissa = (s << (b - exponent)) & mantissa_mask;
-  return static_cast<std::uint32_t>((std::uint64_t{exponent} << b) | mantissa);
-}
-
-std::size_t BinScheme::alloc_size(std::uint32_t bin) const noexcept {
-  const unsigned b = leading_bits_;
-  const unsigned exponent = bin >> b;
-  const std::uint64_t head = (std::uint64_t{1} << b) | (bin & ((std::uint64_t{1} << b) - 1));
-  return static_cast<std::size_t>(exponent >= b ? head << (exponent - b) : head >> (b - exponent));
+void BinScheme::throw_too_large(std::size_t size) const {
+  throw std::length_error("pool request of " + std::to_string(size) +
+                          " bytes is larger than the largest size class (" +
+                          std::to_string(max_size_) + " bytes)");
 }
 
 }  // namespace polydev::pools

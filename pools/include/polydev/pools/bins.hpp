@@ -33,16 +33,46 @@ class BinScheme {
 
   /// The bin of a request of `size` bytes.
   /// @throws std::length_error when `size > max_size()` (rounding up would overflow).
-  std::uint32_t bin_number(std::size_t size) const;
+  std::uint32_t bin_number(std::size_t size) const {
+    if (size > max_size_) throw_too_large(size);
+    const unsigned b = leading_bits_;
+    const std::uint64_t mantissa_mask = (std::uint64_t{1} << b) - 1;
+    std::uint64_t s = size == 0 ? 1 : size;
+    unsigned exponent = bitlog2(s);
+    if (exponent > b) {
+      // Round up to a multiple of 2^(exponent - b); this may carry into the next exponent.
+      const std::uint64_t unit = std::uint64_t{1} << (exponent - b);
+      s = (s + unit - 1) & ~(unit - 1);
+      exponent = bitlog2(s);
+      const std::uint64_t mantissa = (s >> (exponent - b)) & mantissa_mask;
+      return static_cast<std::uint32_t>((std::uint64_t{exponent} << b) | mantissa);
+    }
+    const std::uint64_t mantissa = (s << (b - exponent)) & mantissa_mask;
+    return static_cast<std::uint32_t>((std::uint64_t{exponent} << b) | mantissa);
+  }
 
   /// The bytes allocated for every block of `bin` (what `bin_number` rounds to).
-  std::size_t alloc_size(std::uint32_t bin) const noexcept;
+  std::size_t alloc_size(std::uint32_t bin) const noexcept {
+    const unsigned b = leading_bits_;
+    const unsigned exponent = bin >> b;
+    const std::uint64_t head = (std::uint64_t{1} << b) | (bin & ((std::uint64_t{1} << b) - 1));
+    return static_cast<std::size_t>(exponent >= b ? head << (exponent - b)
+                                                  : head >> (b - exponent));
+  }
 
   /// The largest request that has a class (the largest `(2^(B+1) - 1) * 2^k` in `size_t`).
-  std::size_t max_size() const noexcept;
+  std::size_t max_size() const noexcept { return max_size_; }
 
  private:
+  // Index of the highest set bit; 0 for 0 and 1 (as the seeds' bitlog2).
+  static unsigned bitlog2(std::uint64_t value) noexcept {
+    return value <= 1 ? 0u : 63u - static_cast<unsigned>(__builtin_clzll(value));
+  }
+  // Out of line: the message is built only on this path, and the pool's hot path stays small.
+  [[noreturn]] void throw_too_large(std::size_t size) const;
+
   unsigned leading_bits_;
+  std::size_t max_size_;
 };
 
 }  // namespace polydev::pools
