@@ -12,6 +12,7 @@
 
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
+#include "polydev/opencl/error.hpp"
 
 namespace polydev::opencl {
 
@@ -79,7 +80,12 @@ ProgramBinaryCache::ProgramBinaryCache(std::optional<std::filesystem::path> fold
 
 std::string ProgramBinaryCache::key(const cl::Device& device, const std::string& source,
                                     const std::string& options) {
-  const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>(), /*retainObject=*/true);
+  // Through the C API: the C++ bindings' getInfo<CL_DEVICE_PLATFORM>() gives a cl_platform_id in
+  // Debian 12's version and a cl::Platform in later ones.
+  cl_platform_id platform_id = nullptr;
+  check(clGetDeviceInfo(device(), CL_DEVICE_PLATFORM, sizeof(platform_id), &platform_id, nullptr),
+        "clGetDeviceInfo(CL_DEVICE_PLATFORM)");
+  const cl::Platform platform(platform_id);
   std::string key;
   append_field(key, "platform", platform.getInfo<CL_PLATFORM_NAME>());
   append_field(key, "platform-version", platform.getInfo<CL_PLATFORM_VERSION>());
