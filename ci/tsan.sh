@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the concurrent parts of polydev with ThreadSanitizer and runs their tests: the pool core
 # (16-thread stress, with and without memory pressure), the context-keyed caches and memoized
-# functions (concurrent lookups and clears), and enumeration and the process overview from 16
-# threads at once. Any report fails the run (halt_on_error).
+# functions (concurrent lookups and clears), enumeration and the process overview from 16 threads at
+# once, and two program binary caches on one folder used from 8 threads. Any report fails the run
+# (halt_on_error).
 #
 # Device tests are left out on purpose: the OpenCL and CUDA drivers are not instrumented, and TSan
 # cannot see their internal synchronization, so it would report races inside the drivers.

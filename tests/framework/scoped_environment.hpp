@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <stdexcept>
@@ -41,7 +42,7 @@ class ScopedEnvironmentVariable {
   std::optional<std::string> previous_;
 };
 
-/// A fresh directory under $TMPDIR (or /tmp), removed with the files written through it.
+/// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
 class TemporaryDirectory {
  public:
   TemporaryDirectory() {
@@ -53,8 +54,8 @@ class TemporaryDirectory {
     path_ = buffer.data();
   }
   ~TemporaryDirectory() {
-    for (const std::string& file : files_) std::remove(file.c_str());
-    ::rmdir(path_.c_str());
+    std::error_code ignored;  // nothing to do about a folder that cannot be removed
+    std::filesystem::remove_all(path_, ignored);
   }
   TemporaryDirectory(const TemporaryDirectory&) = delete;
   TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
@@ -65,13 +66,11 @@ class TemporaryDirectory {
   std::string write(const std::string& name, const std::string& contents) {
     const std::string file = path_ + "/" + name;
     std::ofstream(file, std::ios::binary) << contents;
-    files_.push_back(file);
     return file;
   }
 
  private:
   std::string path_;
-  std::vector<std::string> files_;
 };
 
 }  // namespace polydev_test
