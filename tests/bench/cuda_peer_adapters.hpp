@@ -128,24 +128,34 @@ using PolydevHost =
 // ---------------------------------------------------------------------------------------------
 // CUDA runtime
 
-class CudaMalloc {
+// cudaMalloc/cudaFree and cudaMallocHost/cudaFreeHost: synchronous runtime calls that cache
+// nothing, one adapter over the call pair.
+inline constexpr char kCudaMallocName[] = "cudaMalloc";
+inline constexpr char kCudaMallocHostName[] = "cudaMallocHost";
+
+template <cudaError_t (*Allocate)(void**, std::size_t), cudaError_t (*Free)(void*),
+          const char* Name>
+class CudaRuntimePair {
  public:
   using Handle = Raw;
-  static constexpr const char* name = "cudaMalloc";
-  explicit CudaMalloc(std::size_t) {}
+  static constexpr const char* name = Name;
+  explicit CudaRuntimePair(std::size_t) {}
   Handle allocate(std::size_t size, cudaStream_t) {
     void* ptr = nullptr;
-    polydev::cuda::check(cudaMalloc(&ptr, size), "cudaMalloc");
+    polydev::cuda::check(Allocate(&ptr, size), Name);
     return {ptr, size};
   }
   void release(Handle& handle, cudaStream_t) noexcept {
-    (void)cudaFree(handle.ptr);
+    (void)Free(handle.ptr);
     handle.ptr = nullptr;
   }
   static const void* pointer(const Handle& handle) { return handle.ptr; }
   void begin_trace() {}
   std::optional<std::size_t> reserved() const { return std::nullopt; }
 };
+
+using CudaMalloc = CudaRuntimePair<cudaMalloc, cudaFree, kCudaMallocName>;
+using CudaMallocHost = CudaRuntimePair<cudaMallocHost, cudaFreeHost, kCudaMallocHostName>;
 
 // cudaMallocAsync / cudaFreeAsync on the device's default memory pool, release threshold
 // UINT64_MAX (the default 0 gives memory back at every synchronization).
@@ -190,25 +200,6 @@ class CudaMallocAsync {
 
  private:
   cudaMemPool_t pool_ = nullptr;
-};
-
-class CudaMallocHost {
- public:
-  using Handle = Raw;
-  static constexpr const char* name = "cudaMallocHost";
-  explicit CudaMallocHost(std::size_t) {}
-  Handle allocate(std::size_t size, cudaStream_t) {
-    void* ptr = nullptr;
-    polydev::cuda::check(cudaMallocHost(&ptr, size), "cudaMallocHost");
-    return {ptr, size};
-  }
-  void release(Handle& handle, cudaStream_t) noexcept {
-    (void)cudaFreeHost(handle.ptr);
-    handle.ptr = nullptr;
-  }
-  static const void* pointer(const Handle& handle) { return handle.ptr; }
-  void begin_trace() {}
-  std::optional<std::size_t> reserved() const { return std::nullopt; }
 };
 
 // ---------------------------------------------------------------------------------------------
