@@ -220,9 +220,7 @@ class PoolCore {
       if (holding_.load(std::memory_order_relaxed)) {
         --own.counters.active_blocks;
         own.counters.active_bytes -= size;
-        own.bins[bin].push_back(std::move(block));
-        ++own.counters.held_blocks;
-        own.holds_blocks.store(true, std::memory_order_relaxed);
+        own.hold(own.bins[bin], std::move(block));
         return;
       }
     }
@@ -292,8 +290,24 @@ class PoolCore {
     PoolCounters counters;
     // Whether `counters.held_blocks` is non-zero, readable without the lock: a miss skips the
     // shards that hold nothing instead of locking each of them (up to 64) in turn. A stale value
-    // only costs a new allocation or one lock, as losing a race for a block would.
+    // only costs a new allocation or one lock, as losing a race for a block would. Kept by
+    // `hold`, `unhold` and `free_held`, the only places that change the held count.
     std::atomic<bool> holds_blocks{false};
+
+    // Under `lock`: keeps `block` in `blocks` (one of `bins`).
+    void hold(std::vector<block_type>& blocks, block_type block) {
+      blocks.push_back(std::move(block));
+      ++counters.held_blocks;
+      holds_blocks.store(true, std::memory_order_relaxed);
+    }
+    // Under `lock`: the most recently held block of the non-empty `blocks` (one of `bins`).
+    block_type unhold(std::vector<block_type>& blocks) {
+      block_type block = std::move(blocks.back());
+      blocks.pop_back();
+      --counters.held_blocks;
+      holds_blocks.store(counters.held_blocks != 0, std::memory_order_relaxed);
+      return block;
+    }
   };
 
   static unsigned shard_count_for_this_machine() noexcept {
@@ -323,10 +337,7 @@ class PoolCore {
       std::lock_guard<detail::SpinLock> lock(shard.lock);
       std::vector<block_type>& blocks = shard.bins[bin];
       if (blocks.empty()) continue;
-      std::optional<block_type> block(std::move(blocks.back()));
-      blocks.pop_back();
-      --shard.counters.held_blocks;
-      shard.holds_blocks.store(shard.counters.held_blocks != 0, std::memory_order_relaxed);
+      std::optional<block_type> block(shard.unhold(blocks));
       ++shard.counters.active_blocks;
       shard.counters.active_bytes += size;
       return block;
@@ -367,10 +378,7 @@ class PoolCore {
         std::lock_guard<detail::SpinLock> lock(largest->lock);
         std::vector<block_type>& blocks = largest->bins[largest_bin];
         if (blocks.empty()) continue;  // taken meanwhile: look again
-        block = std::move(blocks.back());
-        blocks.pop_back();
-        --largest->counters.held_blocks;
-        largest->holds_blocks.store(largest->counters.held_blocks != 0, std::memory_order_relaxed);
+        block = largest->unhold(blocks);
         largest->counters.managed_bytes -= bins_scheme_.alloc_size(largest_bin);
       }
       allocator_.free(std::move(block));
