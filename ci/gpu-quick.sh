@@ -18,9 +18,7 @@ mkdir -p "$logs"
 
 # shellcheck source=ci/nvidia-opencl-env.sh
 source ci/nvidia-opencl-env.sh
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOLYDEV_WERROR=ON \
-  >"$logs/configure.log" 2>&1 || { tail -n 30 "$logs/configure.log"; exit 1; }
-cmake --build "$build" --parallel "$(nproc)" --target polydev_tool "${binaries[@]}" \
+POLYDEV_BUILD_DIR="$build" POLYDEV_BUILD_TARGETS="polydev_tool ${binaries[*]}" bash ci/build.sh \
   >"$logs/build.log" 2>&1 || { grep -E "error|FAILED" "$logs/build.log" | head -n 30; exit 1; }
 # shellcheck source=ci/pocl-env.sh
 source ci/pocl-env.sh
