@@ -9,18 +9,23 @@
 // Also printed: the bound that rounding alone sets (the peak of the live blocks' rounded sizes).
 // The rest of the ratio is blocks held in one size class while requests come for another: a pool
 // that gives every allocation a whole block of its class cannot lend them across classes.
+//
+// The last column is the same pool in front of an arena, as `cuda::CompactDeviceMemoryPool` is:
+// the arena's peak of reserved bytes over the peak requested. There, held blocks of every class go
+// back to the arena and merge before it grows.
 //   polydev_pool_trace_replay [leading bits ...]   (default: 2 3 4 5 6 8)
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "address_space_allocator.hpp"
 #include "polydev/error.hpp"
+#include "polydev/pools/arena.hpp"
 #include "polydev/pools/pool.hpp"
 #include "random_allocations_script.hpp"
 
@@ -29,36 +34,21 @@ namespace {
 constexpr std::size_t mib = std::size_t{1} << 20;
 constexpr std::size_t max_usage = std::size_t{8} << 30;  // as the peer benchmark
 
-// Blocks of address space: real, unique and freed, but never backed by memory.
-struct AddressSpaceAllocator {
-  using block_type = void*;
-  void* allocate(std::size_t bytes) {
-    void* block =
-        ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (block == MAP_FAILED) throw polydev::out_of_memory("mmap of " + std::to_string(bytes));
-    sizes.push_back({block, bytes});
-    return block;
-  }
-  void free(void* block) noexcept {
-    const auto found = std::find_if(sizes.begin(), sizes.end(),
-                                    [block](const auto& entry) { return entry.first == block; });
-    if (found == sizes.end()) return;
-    ::munmap(block, found->second);
-    *found = sizes.back();
-    sizes.pop_back();
-  }
-  std::vector<std::pair<void*, std::size_t>> sizes;  // munmap needs the length
-};
+using polydev::testing::AddressSpaceAllocator;
+using Arena = polydev::pools::Arena<AddressSpaceAllocator>;
+// What `cuda::CompactDeviceMemoryPool` uses (its header needs CUDA; this tool does not).
+constexpr unsigned compact_leading_bits = 6;
 
 struct Replay {
   double reserved_per_peak = 0;
   double rounded_per_peak = 0;
 };
 
-Replay replay(const polydev_bench::Script& script, unsigned leading_bits) {
-  using Pool = polydev::pools::Pool<AddressSpaceAllocator>;
-  Pool pool(AddressSpaceAllocator{}, leading_bits);
-  std::vector<polydev::pools::PooledAllocation<AddressSpaceAllocator>> live;
+template <typename Allocator>
+Replay replay(const polydev_bench::Script& script, Allocator allocator, unsigned leading_bits) {
+  using Pool = polydev::pools::Pool<Allocator>;
+  Pool pool(allocator, leading_bits);
+  std::vector<polydev::pools::PooledAllocation<Allocator>> live;
   live.reserve(script.peak_live);
   std::size_t rounded = 0;
   std::size_t peak_rounded = 0;
@@ -83,8 +73,11 @@ Replay replay(const polydev_bench::Script& script, unsigned leading_bits) {
     live.clear();
   }
   const double peak = static_cast<double>(script.peak_requested);
-  return {static_cast<double>(pool.managed_bytes()) / peak,
-          static_cast<double>(peak_rounded) / peak};
+  std::size_t reserved = pool.managed_bytes();
+  if constexpr (!std::is_same_v<Allocator, AddressSpaceAllocator>) {
+    reserved = pool.allocator().counters().peak_reserved_bytes;
+  }
+  return {static_cast<double>(reserved) / peak, static_cast<double>(peak_rounded) / peak};
 }
 
 }  // namespace
@@ -106,6 +99,7 @@ int main(int argc, char** argv) {
 
   std::printf("%-34s %11s %11s", "trace", "peak live", "peak MiB");
   for (unsigned bits : leading_bits) std::printf("   B=%-2u (rounding)", bits);
+  std::printf("   compact (B=%u, arena)", compact_leading_bits);
   std::printf("\n");
   for (const std::size_t allocations : {1000, 10000, 100000}) {
     for (const std::size_t max_mib : {1, 4}) {
@@ -113,9 +107,11 @@ int main(int argc, char** argv) {
       std::printf("allocs:%-7zu max:%zuMiB %14s %11zu %11.0f", allocations, max_mib, "",
                   script.peak_live, static_cast<double>(script.peak_requested) / mib);
       for (unsigned bits : leading_bits) {
-        const Replay result = replay(script, bits);
+        const Replay result = replay(script, AddressSpaceAllocator{}, bits);
         std::printf("   %5.3f (%5.3f)   ", result.reserved_per_peak, result.rounded_per_peak);
       }
+      const Replay compact = replay(script, Arena(AddressSpaceAllocator{}), compact_leading_bits);
+      std::printf("   %5.3f", compact.reserved_per_peak);
       std::printf("\n");
       std::fflush(stdout);
     }

@@ -11,7 +11,14 @@
 ///   (passed through unchanged);
 /// - `void free(block_type block) noexcept;`
 /// - optionally `void hand_out_existing_block(block_type& block);`, called when a held block is
-///   handed out again (SVM uses it to order the reuse after the block's previous queue).
+///   handed out again (SVM uses it to order the reuse after the block's previous queue);
+/// - optionally `std::optional<block_type> allocate_from_reserve(std::size_t bytes);`, a block
+///   from memory the allocator already has, without growing (`Arena`). For such an allocator a
+///   miss that the reserve cannot serve first gives every held block back to the allocator, where
+///   blocks of all classes merge, and tries the reserve again before `allocate` grows it;
+/// - optionally `void release_empty_segments() noexcept;` (any return type), called by
+///   `free_held()` after the held blocks went back, so that an allocator that keeps memory of its
+///   own (`Arena`) returns what is now unused to the driver too.
 
 #include <algorithm>
 #include <atomic>
@@ -67,6 +74,19 @@ class SpinLock {
  private:
   std::atomic<bool> locked_{false};
 };
+
+template <typename Allocator, typename = void>
+struct has_reserve : std::false_type {};
+template <typename Allocator>
+struct has_reserve<Allocator, std::void_t<decltype(std::declval<Allocator&>().allocate_from_reserve(
+                                  std::size_t{}))>> : std::true_type {};
+
+template <typename Allocator, typename = void>
+struct has_release_empty_segments : std::false_type {};
+template <typename Allocator>
+struct has_release_empty_segments<
+    Allocator, std::void_t<decltype(std::declval<Allocator&>().release_empty_segments())>>
+    : std::true_type {};
 
 template <typename Allocator, typename Block, typename = void>
 struct has_hand_out_hook : std::false_type {};
@@ -190,14 +210,25 @@ class PoolCore {
     Shard& own = shards_[own_index];
     if (auto reused = take_held(own_index, bin, size)) return hand_out(std::move(*reused), size);
     const std::size_t bytes = bins_scheme_.alloc_size(bin);
+    const auto count_new = [&](block_type&& block) {
+      std::lock_guard<detail::SpinLock> lock(own.lock);
+      ++own.counters.active_blocks;
+      own.counters.managed_bytes += bytes;
+      own.counters.active_bytes += size;
+      return std::move(block);
+    };
+    if constexpr (detail::has_reserve<Allocator>::value) {
+      if (auto block = allocator_.allocate_from_reserve(bytes)) return count_new(std::move(*block));
+      if (holds_any_block()) {
+        release_held(/*skip_shards_that_look_empty=*/true);
+        if (auto block = allocator_.allocate_from_reserve(bytes)) {
+          return count_new(std::move(*block));
+        }
+      }
+    }
     while (true) {
       try {
-        block_type block = allocator_.allocate(bytes);
-        std::lock_guard<detail::SpinLock> lock(own.lock);
-        ++own.counters.active_blocks;
-        own.counters.managed_bytes += bytes;
-        own.counters.active_bytes += size;
-        return block;
+        return count_new(allocator_.allocate(bytes));
       } catch (const out_of_memory& failure) {
         // Another thread may have returned a block of this bin meanwhile.
         if (auto reused = take_held(own_index, bin, size)) {
@@ -243,19 +274,10 @@ class PoolCore {
 
   /// Frees every held block (of every shard). Active blocks are not affected.
   void free_held() noexcept {
-    std::vector<block_type> released;
-    for (unsigned i = 0; i < shard_count_; ++i) {
-      Shard& shard = shards_[i];
-      std::lock_guard<detail::SpinLock> lock(shard.lock);
-      shard.bins.for_each_bin([&](std::uint32_t bin, std::vector<block_type>& blocks) {
-        shard.counters.managed_bytes -= blocks.size() * bins_scheme_.alloc_size(bin);
-        shard.counters.held_blocks -= blocks.size();
-        for (auto& block : blocks) released.push_back(std::move(block));
-        blocks.clear();
-      });
-      shard.holds_blocks.store(false, std::memory_order_relaxed);
+    release_held(/*skip_shards_that_look_empty=*/false);
+    if constexpr (detail::has_release_empty_segments<Allocator>::value) {
+      allocator_.release_empty_segments();
     }
-    for (auto& block : released) allocator_.free(std::move(block));
   }
 
   /// Frees every held block and, from now on, every returned block. Irreversible.
@@ -343,6 +365,36 @@ class PoolCore {
       return block;
     }
     return std::nullopt;
+  }
+
+  // Frees held blocks shard by shard. Locking every shard is what `drop_owner` and
+  // `stop_holding` rely on: a return that pushed a block before a shard's lock was taken here is
+  // seen, and one after it sees `holding_` false. A miss that only wants memory back (the reserve
+  // path of `allocate`) may skip the shards whose flag says they hold nothing.
+  void release_held(bool skip_shards_that_look_empty) noexcept {
+    std::vector<block_type> released;
+    for (unsigned i = 0; i < shard_count_; ++i) {
+      Shard& shard = shards_[i];
+      if (skip_shards_that_look_empty && !shard.holds_blocks.load(std::memory_order_relaxed)) {
+        continue;
+      }
+      std::lock_guard<detail::SpinLock> lock(shard.lock);
+      shard.bins.for_each_bin([&](std::uint32_t bin, std::vector<block_type>& blocks) {
+        shard.counters.managed_bytes -= blocks.size() * bins_scheme_.alloc_size(bin);
+        shard.counters.held_blocks -= blocks.size();
+        for (auto& block : blocks) released.push_back(std::move(block));
+        blocks.clear();
+      });
+      shard.holds_blocks.store(false, std::memory_order_relaxed);
+    }
+    for (auto& block : released) allocator_.free(std::move(block));
+  }
+
+  bool holds_any_block() const noexcept {
+    for (unsigned i = 0; i < shard_count_; ++i) {
+      if (shards_[i].holds_blocks.load(std::memory_order_relaxed)) return true;
+    }
+    return false;
   }
 
   // A hook that throws must not lose the block: it goes back to the pool before the error

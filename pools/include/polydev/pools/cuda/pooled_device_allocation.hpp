@@ -1,0 +1,67 @@
+#pragma once
+
+/// @file
+/// The handle to device memory handed out by polydev's CUDA device pools (`DeviceMemoryPool`,
+/// `CompactDeviceMemoryPool`): the same calls whichever allocator is behind the pool.
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include "polydev/pools/arena.hpp"
+#include "polydev/pools/cuda/device_allocator.hpp"
+#include "polydev/pools/pool.hpp"
+
+namespace polydev::cuda {
+
+namespace detail {
+
+inline void* device_pointer(void* block) noexcept { return block; }
+inline void* device_pointer(const pools::ArenaBlock& block) noexcept { return block.ptr; }
+
+inline int device_of(const DeviceAllocator& allocator) noexcept { return allocator.device(); }
+inline int device_of(const pools::Arena<DeviceAllocator>& arena) noexcept {
+  return arena.upstream().device();
+}
+
+}  // namespace detail
+
+/// Device memory handed out by a pool over `Allocator` (`DeviceAllocator`, or an arena of it):
+/// returned to the pool by `free()` or by the destructor, and then freed on its own device
+/// whichever device is current. Move-only.
+template <typename Allocator>
+class BasicPooledDeviceAllocation : public pools::PooledAllocation<Allocator> {
+  using Base = pools::PooledAllocation<Allocator>;
+
+ public:
+  /// An empty handle that owns nothing.
+  BasicPooledDeviceAllocation() = default;
+
+  /// Used by the pool: `block` of `pool`, handed out for a request of `size` bytes.
+  BasicPooledDeviceAllocation(pools::PoolCore<Allocator>* pool, typename Base::block_type block,
+                              std::size_t size)
+      : Base(pool, std::move(block), size), device_(detail::device_of(this->pool()->allocator())) {}
+
+  /// The device pointer (valid for at least `size()` bytes; never null, even for 0 bytes).
+  void* ptr() const noexcept { return detail::device_pointer(this->block()); }
+
+  /// The device pointer as `T*`, for kernel arguments.
+  template <typename T>
+  T* as() const noexcept {
+    return static_cast<T*>(ptr());
+  }
+
+  /// The device pointer as an integer, the value of a driver-API `CUdeviceptr`.
+  std::uint64_t address() const noexcept { return reinterpret_cast<std::uintptr_t>(ptr()); }
+
+  /// The runtime ordinal of the device the memory is on (-1 for an empty handle).
+  int device() const noexcept { return device_; }
+
+  /// Returns the memory to the pool now. @throws polydev::error if it was already returned.
+  void free() { this->release(); }
+
+ private:
+  int device_ = -1;
+};
+
+}  // namespace polydev::cuda
