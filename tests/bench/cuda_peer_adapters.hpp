@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include "polydev/cuda/error.hpp"
+#include "polydev/pools/cuda/compact_device_memory_pool.hpp"
 #include "polydev/pools/cuda/device_memory_pool.hpp"
 #include "polydev/pools/cuda/page_locked_memory_pool.hpp"
 
@@ -87,11 +88,14 @@ class Stream {
 
 // polydev's device pool and page-locked pool: one adapter, which differs only in the pool type and
 // how the pool is made (the device pool needs the benchmark's device).
-template <typename PoolType, typename HandleType>
+inline constexpr char kPolydevName[] = "polydev";
+inline constexpr char kPolydevCompactName[] = "polydev_compact";
+
+template <typename PoolType, typename HandleType, const char* Name = kPolydevName>
 class PolydevPool {
  public:
   using Handle = HandleType;
-  static constexpr const char* name = "polydev";
+  static constexpr const char* name = Name;
   explicit PolydevPool(std::size_t /*pool_hint*/) : pool_(make_pool()) {}
   Handle allocate(std::size_t size, cudaStream_t) { return pool_.allocate(size); }
   void release(Handle& handle, cudaStream_t) noexcept {
@@ -104,13 +108,21 @@ class PolydevPool {
   }
   static const void* pointer(const Handle& handle) { return handle.ptr(); }
   void begin_trace() {}
-  // Every block the pool owns, held or handed out; the pool gives nothing back unless out of
-  // memory, so after a trace this is its high-water mark.
-  std::optional<std::size_t> reserved() const { return pool_.managed_bytes(); }
+  // DeviceMemoryPool: every block the pool owns, held or handed out; the pool gives nothing back
+  // unless out of memory, so after a trace this is its high-water mark. CompactDeviceMemoryPool:
+  // the high-water mark of the arena's cudaMalloc segments.
+  std::optional<std::size_t> reserved() const {
+    if constexpr (std::is_same_v<PoolType, polydev::cuda::CompactDeviceMemoryPool>) {
+      return pool_.arena_counters().peak_reserved_bytes;
+    } else {
+      return pool_.managed_bytes();
+    }
+  }
 
  private:
   static PoolType make_pool() {
-    if constexpr (std::is_same_v<PoolType, polydev::cuda::DeviceMemoryPool>) {
+    if constexpr (std::is_same_v<PoolType, polydev::cuda::DeviceMemoryPool> ||
+                  std::is_same_v<PoolType, polydev::cuda::CompactDeviceMemoryPool>) {
       return PoolType(bench_device());
     } else {
       return PoolType();
@@ -122,6 +134,9 @@ class PolydevPool {
 
 using PolydevDevice =
     PolydevPool<polydev::cuda::DeviceMemoryPool, polydev::cuda::PooledDeviceAllocation>;
+using PolydevCompact =
+    PolydevPool<polydev::cuda::CompactDeviceMemoryPool,
+                polydev::cuda::CompactPooledDeviceAllocation, kPolydevCompactName>;
 using PolydevHost =
     PolydevPool<polydev::cuda::PageLockedMemoryPool, polydev::cuda::PooledHostAllocation>;
 

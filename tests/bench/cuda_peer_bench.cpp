@@ -4,7 +4,8 @@
 // allocator of a cell is measured in the same minutes, in random order; ci/peer-bench.sh does that
 // and prints medians and peer/polydev ratios.
 //
-// Allocators (cuda_peer_adapters.hpp): polydev's DeviceMemoryPool; cudaMalloc/cudaFree;
+// Allocators (cuda_peer_adapters.hpp): polydev's DeviceMemoryPool ("polydev") and
+// CompactDeviceMemoryPool ("polydev_compact"); cudaMalloc/cudaFree;
 // cudaMallocAsync/cudaFreeAsync (default pool, release threshold UINT64_MAX); with
 // POLYDEV_BENCH_WITH_TORCH, PyTorch's caching allocator (c10 raw_alloc/raw_delete); with
 // POLYDEV_BENCH_WITH_RMM, RMM's pool_memory_resource and arena_memory_resource. Pinned:
@@ -20,10 +21,11 @@
 //   uniform in [1 B, M MiB], at most N allocations, live bytes below max_usage) or the free of a
 //   uniformly chosen live block; then every remaining block is freed. The script is generated once
 //   with a fixed seed and replayed identically for every allocator; one iteration is one whole
-//   script (after one untimed pass for the allocators that grow on demand: polydev,
+//   script (after one untimed pass for the allocators that grow on demand: polydev's two,
 //   cudaMallocAsync, PyTorch; RMM's resources are pre-sized); items = operations. Counters:
 //   peak_live_blocks, peak_requested_MiB and, where the allocator tells, reserved_MiB and
-//   reserved_per_peak_requested (polydev: managed_bytes(); cudaMallocAsync: the pool's
+//   reserved_per_peak_requested (polydev: managed_bytes(); polydev_compact: the peak of its
+//   arena's segments; cudaMallocAsync: the pool's
 //   ReservedMemHigh after a trim; PyTorch: reserved_bytes peak after emptyCache()).
 // - threads_pair/64KiB: the hot pair on 1, 2, 4, 8, 16 threads sharing one allocator (each thread
 //   its own stream); real time, so items_per_second is the aggregate throughput.
@@ -183,7 +185,8 @@ const Script& random_script(std::size_t allocations, std::size_t max_size) {
 // benchmark, which times a fresh pool).
 template <typename Adapter>
 constexpr bool grows() {
-  return std::is_same_v<Adapter, PolydevDevice> || std::is_same_v<Adapter, CudaMallocAsync>
+  return std::is_same_v<Adapter, PolydevDevice> || std::is_same_v<Adapter, PolydevCompact> ||
+         std::is_same_v<Adapter, CudaMallocAsync>
 #if POLYDEV_BENCH_WITH_TORCH
          || std::is_same_v<Adapter, TorchCaching>
 #endif
@@ -276,14 +279,16 @@ template <typename... Adapters>
 struct List {};
 
 #if POLYDEV_BENCH_WITH_RMM && POLYDEV_BENCH_WITH_TORCH
-using DeviceAdapters =
-    List<PolydevDevice, CudaMalloc, CudaMallocAsync, TorchCaching, RmmPool, RmmArena>;
+using DeviceAdapters = List<PolydevDevice, PolydevCompact, CudaMalloc, CudaMallocAsync,
+                            TorchCaching, RmmPool, RmmArena>;
 #elif POLYDEV_BENCH_WITH_RMM
-using DeviceAdapters = List<PolydevDevice, CudaMalloc, CudaMallocAsync, RmmPool, RmmArena>;
+using DeviceAdapters =
+    List<PolydevDevice, PolydevCompact, CudaMalloc, CudaMallocAsync, RmmPool, RmmArena>;
 #elif POLYDEV_BENCH_WITH_TORCH
-using DeviceAdapters = List<PolydevDevice, CudaMalloc, CudaMallocAsync, TorchCaching>;
+using DeviceAdapters =
+    List<PolydevDevice, PolydevCompact, CudaMalloc, CudaMallocAsync, TorchCaching>;
 #else
-using DeviceAdapters = List<PolydevDevice, CudaMalloc, CudaMallocAsync>;
+using DeviceAdapters = List<PolydevDevice, PolydevCompact, CudaMalloc, CudaMallocAsync>;
 #endif
 using HostAdapters = List<PolydevHost, CudaMallocHost>;
 

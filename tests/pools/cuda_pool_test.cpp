@@ -45,18 +45,6 @@ int device_count() {
   return count;
 }
 
-// Fills `block` (of `bytes`, a multiple of 4) on the current device and checks every word on the
-// host.
-void fill_and_check(const PooledDeviceAllocation& block, std::size_t bytes, std::uint32_t seed) {
-  const std::size_t words = bytes / 4;
-  ASSERT_CUDA(fill_pattern(block.as<std::uint32_t>(), words, seed));
-  std::vector<std::uint32_t> host(words);
-  ASSERT_CUDA(cudaMemcpy(host.data(), block.ptr(), words * 4, cudaMemcpyDeviceToHost));
-  for (std::size_t i = 0; i < words; ++i) {
-    ASSERT_EQ(host[i], pattern_word(seed, i)) << "word " << i << " of a " << bytes << "-byte block";
-  }
-}
-
 // -----------------------------------------------------------------------------------------------
 // Device memory
 

@@ -17,7 +17,7 @@ import sys
 from collections import defaultdict
 
 BASE = "polydev"
-ORDER = ["polydev", "cudaMalloc", "cudaMallocAsync", "torch_caching", "rmm_pool", "rmm_arena",
+ORDER = ["polydev", "polydev_compact", "cudaMalloc", "cudaMallocAsync", "torch_caching", "rmm_pool", "rmm_arena",
          "cudaMallocHost", "cupy_pool", "cupy_pinned_pool"]
 
 
