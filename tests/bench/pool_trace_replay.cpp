@@ -1,7 +1,7 @@
 // What polydev's pool keeps on RMM's random_allocations traces, for each `leading_bits_in_bin_id`:
 // the same scripts as the peer benchmark's random_allocations (random_allocations_script.hpp),
-// replayed through the real `polydev::pools::Pool` three times (as the benchmark's warm-up and
-// timed passes do), printing `managed_bytes()` over the script's peak of requested bytes. This is
+// replayed through the real `polydev::pools::Pool` as many times as the benchmark's warm-up and
+// timed passes do, printing `managed_bytes()` over the script's peak of requested bytes. This is
 // what the peer benchmark reports as reserved_per_peak_requested, without a GPU: the pool's
 // counters do not depend on the allocator, so the blocks here are address space only (mmap'd
 // PROT_NONE and never touched), which lets a 2-core machine replay 8 GiB of live blocks.
@@ -44,6 +44,13 @@ struct Replay {
   double rounded_per_peak = 0;
 };
 
+// As many passes as the peer benchmark makes of the script in one run (a warm-up and the timed
+// iterations of at least 0.05 s, at about 25 ns an operation): 3 at least. The pool's reserve
+// stops growing after the first; the arena's can creep up over many.
+std::size_t passes_of(const polydev_bench::Script& script) {
+  return std::max<std::size_t>(3, 2'000'000 / script.steps.size());
+}
+
 template <typename Allocator>
 Replay replay(const polydev_bench::Script& script, Allocator allocator, unsigned leading_bits) {
   using Pool = polydev::pools::Pool<Allocator>;
@@ -55,7 +62,7 @@ Replay replay(const polydev_bench::Script& script, Allocator allocator, unsigned
   const auto rounded_size = [&](std::size_t size) {
     return pool.alloc_size(pool.bin_number(size));
   };
-  for (int pass = 0; pass < 3; ++pass) {
+  for (std::size_t pass = 0; pass < passes_of(script); ++pass) {
     for (const polydev_bench::Step& step : script.steps) {
       if (step.size != 0) {
         live.push_back(pool.allocate(step.size));

@@ -24,7 +24,7 @@ namespace {
 using polydev::cuda::CompactDeviceMemoryPool;
 using polydev::cuda::CompactPooledDeviceAllocation;
 
-constexpr std::size_t segment = std::size_t{2} << 20;  // ArenaOptions' default granularity
+const std::size_t segment = polydev::pools::ArenaOptions{}.segment_granularity;
 
 class CudaCompactPool : public polydev::testing::CudaTest {};
 

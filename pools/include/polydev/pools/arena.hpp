@@ -39,12 +39,16 @@ struct ArenaOptions {
   /// Every block's address and size are multiples of this (a power of two). 256 is what
   /// `cudaMalloc` guarantees, so carved blocks keep the alignment users rely on.
   std::size_t alignment = 256;
-  /// The smallest segment asked of the upstream; segments are multiples of it.
-  std::size_t segment_granularity = std::size_t{2} << 20;
-  /// A new segment is at least `reserved / growth_divisor` (rounded up to the granularity, at most
-  /// `max_growth_bytes`): fewer upstream calls while the arena grows, at most this fraction of
-  /// the reserve left unused by the growth itself. 0 turns growth in proportion off.
-  std::size_t growth_divisor = 32;
+  /// The smallest segment asked of the upstream; segments are multiples of it. 4 MiB: on RMM's
+  /// random_allocations traces (blocks up to 1 and 4 MiB), replayed as often as the peer
+  /// benchmark does, a pool in front of the arena then reserves at most 1.098× the peak of
+  /// requested bytes; 2, 8 and 16 MiB each go above 1.10 on some trace (docs/pools.md).
+  std::size_t segment_granularity = std::size_t{4} << 20;
+  /// When non-zero, a new segment is at least `reserved / growth_divisor` (rounded up to the
+  /// granularity, at most `max_growth_bytes`): fewer, larger upstream calls while the arena grows,
+  /// for up to that fraction of the reserve left unused by the growth itself. Off by default:
+  /// segments in proportion fragmented RMM's traces more than fixed ones.
+  std::size_t growth_divisor = 0;
   /// The cap on the proportional part of a new segment (a larger request still gets a segment of
   /// its own size).
   std::size_t max_growth_bytes = std::size_t{64} << 20;
