@@ -3,24 +3,26 @@
 
 #include <cstring>
 #include <polydev/gtest.hpp>
+#include <vector>
 
 #include "polydev/cuda/error.hpp"
+#include "polydev/pools/cuda/compact_device_memory_pool.hpp"
 #include "polydev/pools/cuda/device_memory_pool.hpp"
 #include "polydev/pools/cuda/page_locked_memory_pool.hpp"
 #include "polydev/testing/pool_conformance.hpp"
 
 namespace {
 
-class DevicePoolConformance : public polydev::testing::CudaTest {
+// Device memory through cudaMemcpy, for either device pool.
+template <typename Pool, typename Block>
+class DeviceMemoryConformance : public polydev::testing::CudaTest {
  public:
-  polydev::cuda::DeviceMemoryPool make_pool() { return polydev::cuda::DeviceMemoryPool(ordinal()); }
-  void write(const polydev::cuda::PooledDeviceAllocation& block,
-             const std::vector<unsigned char>& bytes) {
+  Pool make_pool() { return Pool(ordinal()); }
+  void write(const Block& block, const std::vector<unsigned char>& bytes) {
     polydev::cuda::check(
         cudaMemcpy(block.ptr(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
-  std::vector<unsigned char> read(const polydev::cuda::PooledDeviceAllocation& block,
-                                  std::size_t count) {
+  std::vector<unsigned char> read(const Block& block, std::size_t count) {
     std::vector<unsigned char> bytes(count);
     polydev::cuda::check(cudaMemcpy(bytes.data(), block.ptr(), count, cudaMemcpyDeviceToHost),
                          "cudaMemcpy");
@@ -28,8 +30,17 @@ class DevicePoolConformance : public polydev::testing::CudaTest {
   }
 };
 
+class DevicePoolConformance
+    : public DeviceMemoryConformance<polydev::cuda::DeviceMemoryPool,
+                                     polydev::cuda::PooledDeviceAllocation> {};
 POLYDEV_POOL_CONFORMANCE_TESTS(DevicePoolConformance)
 POLYDEV_INSTANTIATE_CUDA_TEST_SUITE_P(DevicePoolConformance);
+
+class CompactDevicePoolConformance
+    : public DeviceMemoryConformance<polydev::cuda::CompactDeviceMemoryPool,
+                                     polydev::cuda::CompactPooledDeviceAllocation> {};
+POLYDEV_POOL_CONFORMANCE_TESTS(CompactDevicePoolConformance)
+POLYDEV_INSTANTIATE_CUDA_TEST_SUITE_P(CompactDevicePoolConformance);
 
 class PageLockedPoolConformance : public polydev::testing::CudaTest {
  public:

@@ -4,7 +4,10 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
+#include "polydev/pools/arena.hpp"
 #include "polydev/pools/pool.hpp"
 #include "polydev/testing/pool_conformance.hpp"
 
@@ -38,6 +41,46 @@ class HostPoolConformance : public ::testing::TestWithParam<unsigned> {
 POLYDEV_POOL_CONFORMANCE_TESTS(HostPoolConformance)
 
 INSTANTIATE_TEST_SUITE_P(LeadingBits, HostPoolConformance, ::testing::Values(0u, 2u, 4u, 8u),
+                         [](const ::testing::TestParamInfo<unsigned>& bits) {
+                           return "b" + std::to_string(bits.param);
+                         });
+
+// The same pool in front of an arena (the design of cuda::CompactDeviceMemoryPool), over host
+// memory aligned as cudaMalloc's.
+struct AlignedHostAllocator {
+  using block_type = void*;
+  void* allocate(std::size_t bytes) {
+    void* memory = std::aligned_alloc(256, bytes);
+    if (memory == nullptr)
+      throw polydev::out_of_memory("aligned_alloc of " + std::to_string(bytes));
+    return memory;
+  }
+  void free(void* block) noexcept { std::free(block); }
+};
+
+using HostArena = polydev::pools::Arena<AlignedHostAllocator>;
+using ArenaPool = polydev::pools::Pool<HostArena>;
+using ArenaBlock = polydev::pools::PooledAllocation<HostArena>;
+
+class ArenaPoolConformance : public ::testing::TestWithParam<unsigned> {
+ public:
+  ArenaPool make_pool() {
+    polydev::pools::ArenaOptions options;
+    options.segment_granularity = 1 << 16;  // small segments: the suite's blocks span several
+    return ArenaPool(HostArena(AlignedHostAllocator{}, options), GetParam());
+  }
+  void write(const ArenaBlock& block, const std::vector<unsigned char>& bytes) {
+    std::memcpy(block.block().ptr, bytes.data(), bytes.size());
+  }
+  std::vector<unsigned char> read(const ArenaBlock& block, std::size_t count) {
+    const auto* first = static_cast<const unsigned char*>(block.block().ptr);
+    return {first, first + count};
+  }
+};
+
+POLYDEV_POOL_CONFORMANCE_TESTS(ArenaPoolConformance)
+
+INSTANTIATE_TEST_SUITE_P(LeadingBits, ArenaPoolConformance, ::testing::Values(4u, 6u),
                          [](const ::testing::TestParamInfo<unsigned>& bits) {
                            return "b" + std::to_string(bits.param);
                          });
