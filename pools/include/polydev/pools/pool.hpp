@@ -219,8 +219,7 @@ class PoolCore {
     };
     if constexpr (detail::has_reserve<Allocator>::value) {
       if (auto block = allocator_.allocate_from_reserve(bytes)) return count_new(std::move(*block));
-      if (holds_any_block()) {
-        release_held(/*skip_shards_that_look_empty=*/true);
+      if (release_held(/*skip_shards_that_look_empty=*/true)) {
         if (auto block = allocator_.allocate_from_reserve(bytes)) {
           return count_new(std::move(*block));
         }
@@ -370,8 +369,9 @@ class PoolCore {
   // Frees held blocks shard by shard. Locking every shard is what `drop_owner` and
   // `stop_holding` rely on: a return that pushed a block before a shard's lock was taken here is
   // seen, and one after it sees `holding_` false. A miss that only wants memory back (the reserve
-  // path of `allocate`) may skip the shards whose flag says they hold nothing.
-  void release_held(bool skip_shards_that_look_empty) noexcept {
+  // path of `allocate`) may skip the shards whose flag says they hold nothing. True when it
+  // gave any block back.
+  bool release_held(bool skip_shards_that_look_empty) noexcept {
     std::vector<block_type> released;
     for (unsigned i = 0; i < shard_count_; ++i) {
       Shard& shard = shards_[i];
@@ -388,13 +388,7 @@ class PoolCore {
       shard.holds_blocks.store(false, std::memory_order_relaxed);
     }
     for (auto& block : released) allocator_.free(std::move(block));
-  }
-
-  bool holds_any_block() const noexcept {
-    for (unsigned i = 0; i < shard_count_; ++i) {
-      if (shards_[i].holds_blocks.load(std::memory_order_relaxed)) return true;
-    }
-    return false;
+    return !released.empty();
   }
 
   // A hook that throws must not lose the block: it goes back to the pool before the error
