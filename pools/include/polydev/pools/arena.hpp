@@ -276,9 +276,6 @@ class Arena {
     ~State() {
       for (const Segment& segment : segments) {
         upstream.free(reinterpret_cast<void*>(segment.first->address));
-        for (detail::ArenaRange* range = segment.first; range != nullptr;) {
-          delete std::exchange(range, range->next);
-        }
       }
     }
 
@@ -296,18 +293,18 @@ class Arena {
       if (range == nullptr) return std::nullopt;
       // The node for the free tail is made before anything changes, so a failed allocation
       // leaves the arena as it was.
-      std::unique_ptr<detail::ArenaRange> tail =
-          range->size > bytes ? std::make_unique<detail::ArenaRange>() : nullptr;
+      detail::ArenaRange* tail = range->size > bytes ? new_range() : nullptr;
       free_ranges.remove(range);
-      if (tail) {
+      if (tail != nullptr) {
         tail->address = range->address + bytes;
         tail->size = range->size - bytes;
+        tail->free = true;
         tail->previous = range;
         tail->next = range->next;
-        if (range->next != nullptr) range->next->previous = tail.get();
-        range->next = tail.get();
+        if (range->next != nullptr) range->next->previous = tail;
+        range->next = tail;
         range->size = bytes;
-        free_ranges.insert(tail.release());
+        free_ranges.insert(tail);
       }
       range->free = false;
       counters.used_bytes += range->size;
@@ -342,17 +339,19 @@ class Arena {
     }
 
     void add_segment(void* base, std::size_t bytes) {
-      std::unique_ptr<detail::ArenaRange> range;
+      detail::ArenaRange* range = nullptr;
       try {
-        range = std::make_unique<detail::ArenaRange>();
-        segments.push_back({range.get(), bytes});
+        range = new_range();
+        segments.push_back({range, bytes});
       } catch (...) {
+        if (range != nullptr) recycle(range);
         upstream.free(base);
         throw;
       }
+      *range = detail::ArenaRange{};
       range->address = reinterpret_cast<std::uintptr_t>(base);
       range->size = bytes;
-      free_ranges.insert(range.release());
+      free_ranges.insert(range);
       counters.reserved_bytes += bytes;
       counters.peak_reserved_bytes =
           std::max(counters.peak_reserved_bytes, counters.reserved_bytes);
@@ -376,11 +375,27 @@ class Arena {
       free_ranges.insert(range);
     }
 
-    // Removes `range` (not a segment's first) from its segment's list and deletes it.
-    static void unlink(detail::ArenaRange* range) noexcept {
+    // Removes `range` (not a segment's first) from its segment's list and recycles it.
+    void unlink(detail::ArenaRange* range) noexcept {
       range->previous->next = range->next;
       if (range->next != nullptr) range->next->previous = range->previous;
-      delete range;
+      recycle(range);
+    }
+
+    // Range records come from blocks of them that the arena keeps: a carve and a merge would
+    // otherwise each call the heap, which costs as much as the rest of the operation. Throws
+    // std::bad_alloc (before anything changed) when a new block of records cannot be had.
+    detail::ArenaRange* new_range() {
+      if (spare_ranges == nullptr) {
+        range_blocks.push_back(std::make_unique<detail::ArenaRange[]>(ranges_per_block));
+        for (std::size_t i = 0; i < ranges_per_block; ++i) recycle(&range_blocks.back()[i]);
+      }
+      return std::exchange(spare_ranges, spare_ranges->next);
+    }
+
+    void recycle(detail::ArenaRange* range) noexcept {
+      range->next = spare_ranges;
+      spare_ranges = range;
     }
 
     std::size_t release_empty_segments() noexcept {
@@ -396,7 +411,7 @@ class Arena {
         released += segments[i].bytes;
         counters.reserved_bytes -= segments[i].bytes;
         --counters.segments;
-        delete first;
+        recycle(first);
         segments[i] = segments.back();
         segments.pop_back();
       }
@@ -409,6 +424,9 @@ class Arena {
     detail::FreeLists free_ranges{static_cast<unsigned>(__builtin_ctzll(options.alignment))};
     std::vector<Segment> segments;
     ArenaCounters counters;
+    static constexpr std::size_t ranges_per_block = 256;
+    std::vector<std::unique_ptr<detail::ArenaRange[]>> range_blocks;
+    detail::ArenaRange* spare_ranges = nullptr;
   };
 
   std::shared_ptr<State> state_;

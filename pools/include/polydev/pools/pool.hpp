@@ -24,6 +24,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -36,6 +37,7 @@
 
 #include "polydev/error.hpp"
 #include "polydev/pools/bins.hpp"
+#include "polydev/pools/cache_line.hpp"
 
 namespace polydev::pools {
 
@@ -96,13 +98,17 @@ struct has_hand_out_hook<Allocator, Block,
                              std::declval<Block&>()))>> : std::true_type {};
 
 // Free blocks per bin. Small bin numbers (every bin of the default scheme) index a flat table, so
-// the hot path is one vector access; larger ones (fine schemes) go through a hash map.
+// the hot path is one vector access; larger ones (fine schemes) go through a hash map. Every
+// allocation of the table is on cache lines of its own: a shard's table is written on every
+// operation, and a heap that placed two shards' lists side by side would make their threads
+// contend although they share nothing.
 template <typename Block>
 class BinTable {
  public:
   static constexpr std::uint32_t flat_bins = 4096;
+  using Blocks = std::vector<Block, CacheLineAllocator<Block>>;
 
-  std::vector<Block>& operator[](std::uint32_t bin) {
+  Blocks& operator[](std::uint32_t bin) {
     if (bin < flat_bins) {
       if (bin >= flat_.size()) flat_.resize(bin + 1);
       return flat_[bin];
@@ -136,8 +142,10 @@ class BinTable {
   }
 
  private:
-  std::vector<std::vector<Block>> flat_;
-  std::unordered_map<std::uint32_t, std::vector<Block>> overflow_;
+  std::vector<Blocks, CacheLineAllocator<Blocks>> flat_;
+  std::unordered_map<std::uint32_t, Blocks, std::hash<std::uint32_t>, std::equal_to<>,
+                     CacheLineAllocator<std::pair<const std::uint32_t, Blocks>>>
+      overflow_;
 };
 
 }  // namespace detail
@@ -305,7 +313,10 @@ class PoolCore {
 
  private:
   // One lock, the held blocks it guards and their counters, alone on their cache lines.
-  struct alignas(64) Shard {
+  using Blocks = typename detail::BinTable<block_type>::Blocks;
+
+  // On lines of its own (see `detail::false_sharing_range`).
+  struct alignas(detail::false_sharing_range) Shard {
     mutable detail::SpinLock lock;
     detail::BinTable<block_type> bins;
     PoolCounters counters;
@@ -316,13 +327,13 @@ class PoolCore {
     std::atomic<bool> holds_blocks{false};
 
     // Under `lock`: keeps `block` in `blocks` (one of `bins`).
-    void hold(std::vector<block_type>& blocks, block_type block) {
+    void hold(Blocks& blocks, block_type block) {
       blocks.push_back(std::move(block));
       ++counters.held_blocks;
       holds_blocks.store(true, std::memory_order_relaxed);
     }
     // Under `lock`: the most recently held block of the non-empty `blocks` (one of `bins`).
-    block_type unhold(std::vector<block_type>& blocks) {
+    block_type unhold(Blocks& blocks) {
       block_type block = std::move(blocks.back());
       blocks.pop_back();
       --counters.held_blocks;
@@ -356,7 +367,7 @@ class PoolCore {
       Shard& shard = shards_[(first + i) & (shard_count_ - 1)];
       if (i != 0 && !shard.holds_blocks.load(std::memory_order_relaxed)) continue;
       std::lock_guard<detail::SpinLock> lock(shard.lock);
-      std::vector<block_type>& blocks = shard.bins[bin];
+      Blocks& blocks = shard.bins[bin];
       if (blocks.empty()) continue;
       std::optional<block_type> block(shard.unhold(blocks));
       ++shard.counters.active_blocks;
@@ -379,7 +390,7 @@ class PoolCore {
         continue;
       }
       std::lock_guard<detail::SpinLock> lock(shard.lock);
-      shard.bins.for_each_bin([&](std::uint32_t bin, std::vector<block_type>& blocks) {
+      shard.bins.for_each_bin([&](std::uint32_t bin, Blocks& blocks) {
         shard.counters.managed_bytes -= blocks.size() * bins_scheme_.alloc_size(bin);
         shard.counters.held_blocks -= blocks.size();
         for (auto& block : blocks) released.push_back(std::move(block));
@@ -422,7 +433,7 @@ class PoolCore {
       block_type block;
       {
         std::lock_guard<detail::SpinLock> lock(largest->lock);
-        std::vector<block_type>& blocks = largest->bins[largest_bin];
+        Blocks& blocks = largest->bins[largest_bin];
         if (blocks.empty()) continue;  // taken meanwhile: look again
         block = largest->unhold(blocks);
         largest->counters.managed_bytes -= bins_scheme_.alloc_size(largest_bin);
