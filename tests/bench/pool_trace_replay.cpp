@@ -13,8 +13,15 @@
 // The last column is the same pool in front of an arena, as `cuda::CompactDeviceMemoryPool` is:
 // the arena's peak of reserved bytes over the peak requested. There, held blocks of every class go
 // back to the arena and merge before it grows.
+//
+// Each column also gives the wall time per operation (an allocation or a free) of the passes after
+// the first, on this machine's CPU. The blocks cost no device calls once the pool holds them, so
+// this is the pools' own cost; the peer benchmark measures it on the GPU machine, where it has
+// been about 2 to 3 times what a development machine measures here. A change to the miss path can
+// be compared here first.
 //   polydev_pool_trace_replay [leading bits ...]   (default: 2 3 4 5 6 8)
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +49,7 @@ constexpr unsigned compact_leading_bits = 6;
 struct Replay {
   double reserved_per_peak = 0;
   double rounded_per_peak = 0;
+  double ns_per_operation = 0;  // wall time of the passes after the first
 };
 
 // As many passes as the peer benchmark makes of the script in one run (a warm-up and the timed
@@ -62,7 +70,10 @@ Replay replay(const polydev_bench::Script& script, Allocator allocator, unsigned
   const auto rounded_size = [&](std::size_t size) {
     return pool.alloc_size(pool.bin_number(size));
   };
+  using clock = std::chrono::steady_clock;
+  clock::time_point after_first_pass;
   for (std::size_t pass = 0; pass < passes_of(script); ++pass) {
+    if (pass == 1) after_first_pass = clock::now();
     for (const polydev_bench::Step& step : script.steps) {
       if (step.size != 0) {
         live.push_back(pool.allocate(step.size));
@@ -79,12 +90,16 @@ Replay replay(const polydev_bench::Script& script, Allocator allocator, unsigned
     for (auto& block : live) rounded -= rounded_size(block.size());
     live.clear();
   }
+  const std::chrono::duration<double, std::nano> timed = clock::now() - after_first_pass;
+  const double operations =
+      2.0 * static_cast<double>(script.allocations) * static_cast<double>(passes_of(script) - 1);
   const double peak = static_cast<double>(script.peak_requested);
   std::size_t reserved = pool.managed_bytes();
   if constexpr (!std::is_same_v<Allocator, AddressSpaceAllocator>) {
     reserved = pool.allocator().counters().peak_reserved_bytes;
   }
-  return {static_cast<double>(reserved) / peak, static_cast<double>(peak_rounded) / peak};
+  return {static_cast<double>(reserved) / peak, static_cast<double>(peak_rounded) / peak,
+          timed.count() / operations};
 }
 
 }  // namespace
@@ -105,8 +120,8 @@ int main(int argc, char** argv) {
   if (leading_bits.empty()) leading_bits = {2, 3, 4, 5, 6, 8};
 
   std::printf("%-34s %11s %11s", "trace", "peak live", "peak MiB");
-  for (unsigned bits : leading_bits) std::printf("   B=%-2u (rounding)", bits);
-  std::printf("   compact (B=%u, arena)", compact_leading_bits);
+  for (unsigned bits : leading_bits) std::printf("   B=%-2u (rounding)  ns/op", bits);
+  std::printf("   compact (B=%u, arena)  ns/op", compact_leading_bits);
   std::printf("\n");
   for (const std::size_t allocations : {1000, 10000, 100000}) {
     for (const std::size_t max_mib : {1, 4}) {
@@ -115,10 +130,11 @@ int main(int argc, char** argv) {
                   script.peak_live, static_cast<double>(script.peak_requested) / mib);
       for (unsigned bits : leading_bits) {
         const Replay result = replay(script, AddressSpaceAllocator{}, bits);
-        std::printf("   %5.3f (%5.3f)   ", result.reserved_per_peak, result.rounded_per_peak);
+        std::printf("   %5.3f (%5.3f) %6.1f", result.reserved_per_peak, result.rounded_per_peak,
+                    result.ns_per_operation);
       }
       const Replay compact = replay(script, Arena(AddressSpaceAllocator{}), compact_leading_bits);
-      std::printf("   %5.3f", compact.reserved_per_peak);
+      std::printf("   %5.3f %22.1f", compact.reserved_per_peak, compact.ns_per_operation);
       std::printf("\n");
       std::fflush(stdout);
     }
