@@ -38,6 +38,7 @@
 #include "polydev/error.hpp"
 #include "polydev/pools/bins.hpp"
 #include "polydev/pools/cache_line.hpp"
+#include "polydev/pools/thread_number.hpp"
 
 namespace polydev::pools {
 
@@ -150,27 +151,16 @@ class BinTable {
 
 }  // namespace detail
 
-namespace detail {
-
-// The shard this thread uses in every pool: threads are numbered in the order they first allocate
-// or free, and a pool of n shards (a power of two) gives thread i shard i mod n.
-inline unsigned this_thread_shard_number() noexcept {
-  static std::atomic<unsigned> next_thread{0};
-  thread_local const unsigned number = next_thread.fetch_add(1, std::memory_order_relaxed);
-  return number;
-}
-
-}  // namespace detail
-
 /// The shared state of one pool. It lives while a `Pool` object refers to it or a block it handed
 /// out is active.
 ///
 /// Held blocks and counters are split into shards, one per hardware thread (rounded up to a power
-/// of two), each with its own lock on its own cache line: a thread allocates from and returns to
-/// its shard, so threads that allocate and free at once do not contend, and a single thread pays
-/// one uncontended lock per operation. A thread whose shard has no block of the bin takes one
-/// from another shard before asking the allocator, so blocks freed by one thread serve the others.
-/// The counters are the sums over the shards, exact whenever no operation is in flight.
+/// of two), each with its own lock on its own cache lines: a thread allocates from and returns to
+/// its shard (its number modulo the shard count; threads alive at once have distinct numbers, see
+/// thread_number.hpp), so threads that allocate and free at once do not contend, and a single
+/// thread pays one uncontended lock per operation. A thread whose shard has no block of the bin
+/// takes one from another shard before asking the allocator, so blocks freed by one thread serve
+/// the others. The counters are the sums over the shards, exact whenever no operation is in flight.
 ///
 /// Lifetime: while a `Pool` object refers to the state, returned blocks are held; when the last
 /// one goes (under `lifetime_`), held blocks are freed and blocks returned later go straight back
@@ -357,7 +347,7 @@ class PoolCore {
   ~PoolCore() = default;
 
   unsigned own_shard_index() const noexcept {
-    return detail::this_thread_shard_number() & (shard_count_ - 1);
+    return detail::this_thread_number() & (shard_count_ - 1);
   }
 
   // A held block of `bin`, counted out in the shard it comes from: shard `first` (this thread's)
