@@ -4,7 +4,6 @@
 /// Which shard of a pool a thread uses: a number per live thread, the lowest free one.
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <mutex>
 
