@@ -24,8 +24,9 @@ class ThreadNumbers {
     return *numbers;
   }
 
-  // The lowest free number. Beyond `tracked` live threads, numbers repeat (distinct shards for so
-  // many threads cannot be had anyway: pools have at most 64).
+  // The lowest free number. Beyond `tracked` live threads, the numbers from `tracked` on repeat
+  // (distinct shards for so many threads cannot be had anyway: pools have at most 64); they are
+  // never marked, so a thread that gives one back cannot free a number a live thread holds.
   unsigned acquire() noexcept {
     std::lock_guard<std::mutex> lock(mutex_);
     for (unsigned word = 0; word < taken_.size(); ++word) {
@@ -35,10 +36,11 @@ class ThreadNumbers {
         return word * 64 + bit;
       }
     }
-    return overflow_++ % tracked;
+    return tracked + overflow_++ % tracked;
   }
 
   void release(unsigned number) noexcept {
+    if (number >= tracked) return;
     std::lock_guard<std::mutex> lock(mutex_);
     taken_[number / 64] &= ~(std::uint64_t{1} << (number % 64));
   }
