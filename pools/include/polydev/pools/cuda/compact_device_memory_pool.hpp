@@ -52,7 +52,7 @@ class CompactDeviceMemoryPool : public pools::Pool<DeviceArena, CompactPooledDev
       : CompactDeviceMemoryPool(DeviceAllocator(device), leading_bits_in_bin_id, options) {}
 
   /// The runtime ordinal of the pool's device.
-  int device() const noexcept { return allocator().upstream().device(); }
+  int device() const noexcept { return detail::device_of(allocator()); }
 
   /// Device memory taken from CUDA and not yet returned: what this pool costs the device.
   std::size_t reserved_bytes() const { return allocator().counters().reserved_bytes; }
