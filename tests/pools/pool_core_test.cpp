@@ -494,6 +494,59 @@ TEST(PoolHolding, DestroyingThePoolFreesHeldBlocks) {
   EXPECT_EQ(allocator.state().frees.size(), 2u);
 }
 
+// A fine scheme (8 leading bits) puts sizes from 64 KiB up in bins above the flat table's 4096:
+// free_held must give back the blocks of both kinds of bin, and only once.
+TEST(PoolHolding, FreeHeldGivesBackEveryBinOfAFineScheme) {
+  FakePool pool{FakeAllocator(), 8};
+  FakeState& state = pool.allocator().state();
+  std::vector<std::size_t> sizes;
+  for (std::size_t size = 1; size <= (std::size_t{4} << 20); size = size * 5 / 4 + 1) {
+    sizes.push_back(size);
+  }
+  ASSERT_GT(pool.bin_number(sizes.back()), 4096u) << "the test needs bins beyond the flat table";
+  std::size_t managed = 0;
+  {
+    std::vector<polydev::pools::PooledAllocation<FakeAllocator>> blocks;
+    for (std::size_t size : sizes) {
+      blocks.push_back(pool.allocate(size));
+      managed += pool.alloc_size(pool.bin_number(size));
+    }
+  }
+  expect_counters(pool, sizes.size(), 0, managed, 0, "every block held");
+  pool.free_held();
+  expect_counters(pool, 0, 0, 0, 0, "free_held gave back every bin");
+  EXPECT_EQ(state.frees.size(), sizes.size());
+  pool.free_held();
+  EXPECT_EQ(state.frees.size(), sizes.size()) << "a second free_held found blocks again";
+  // The emptied bins take blocks again and hand them out.
+  { auto again = pool.allocate(sizes.back()); }
+  const std::size_t calls = state.calls;
+  auto reused = pool.allocate(sizes.back());
+  EXPECT_EQ(state.calls, calls) << "the block held after free_held was not reused";
+}
+
+// Largest first looks at bins of the flat table and beyond it alike.
+TEST(PoolOutOfMemory, LargestFirstCoversEveryBinOfAFineScheme) {
+  FakePool pool{FakeAllocator(), 8};
+  FakeState& state = pool.allocator().state();
+  const std::size_t large = std::size_t{1} << 20;  // a bin beyond the flat table
+  const std::size_t small = 1024;                  // a bin of the flat table
+  ASSERT_GE(pool.bin_number(large), 4096u);
+  ASSERT_LT(pool.bin_number(small), 4096u);
+  {
+    auto a = pool.allocate(small);
+    auto b = pool.allocate(large);
+    auto c = pool.allocate(small * 2);
+  }
+  // Room for twice `large` only once the held large block is freed.
+  state.byte_cap = state.live_bytes + large;
+  state.frees.clear();
+  auto request = pool.allocate(2 * large);
+  EXPECT_EQ(state.frees, (std::vector<std::size_t>{large}))
+      << "the largest held block is in a bin beyond the flat table and should go first";
+  expect_counters(pool, 2, 1, small + small * 2 + 2 * large, 2 * large, "after recovery");
+}
+
 TEST(PooledAllocation, DoubleReleaseIsAnError) {
   FakePool pool{FakeAllocator()};
   auto a = pool.allocate(64);
