@@ -131,7 +131,9 @@ class BinTable {
   bool pop(std::uint32_t bin, Block& block) {
     Blocks* blocks = nullptr;
     if (bin < flat_bins) {
-      if (bin >= flat_.size()) return false;
+      // The bitmap answers for an empty bin without touching its vector: on the compact pool's
+      // churn most takes find their bin empty, and the vectors' headers would miss the cache.
+      if ((words_[bin / 64] & (std::uint64_t{1} << (bin % 64))) == 0) return false;
       blocks = &flat_[bin];
     } else {
       const auto found = overflow_.find(bin);
@@ -255,8 +257,9 @@ class PoolCore {
   /// returned block of the same bin in this thread's shard, else one of another shard, else a new
   /// one. On out-of-memory, frees held blocks one at a time, largest first, retrying after each,
   /// then throws `polydev::out_of_memory` with the request and the counters.
-  block_type allocate(std::size_t size) {
-    const std::uint32_t bin = bins_scheme_.bin_number(size);
+  /// `bin` is `bins().bin_number(size)`, which the caller has already computed (it keeps it to
+  /// return the block).
+  block_type allocate(std::size_t size, std::uint32_t bin) {
     const unsigned own_index = own_shard_index();
     Shard& own = shards_[own_index];
     block_type reused{};
@@ -290,8 +293,8 @@ class PoolCore {
 
   /// Returns a block handed out for a request of `size` bytes. Never throws. May delete the
   /// state (when no `Pool` refers to it and this was its last active block).
-  void free(block_type block, std::size_t size) noexcept {
-    const std::uint32_t bin = bins_scheme_.bin_number(size);
+  /// `bin` is the one the block was allocated in.
+  void free(block_type block, std::size_t size, std::uint32_t bin) noexcept {
     Shard& own = shards_[own_shard_index()];
     {
       std::lock_guard<detail::SpinLock> lock(own.lock);
@@ -447,7 +450,7 @@ class PoolCore {
       try {
         allocator_.hand_out_existing_block(block);
       } catch (...) {
-        free(std::move(block), size);
+        free(std::move(block), size, bins_scheme_.bin_number(size));
         throw;
       }
     }
@@ -507,18 +510,21 @@ class PooledAllocation {
   using block_type = typename Allocator::block_type;
 
   PooledAllocation() = default;
-  PooledAllocation(PoolCore<Allocator>* pool, block_type block, std::size_t size)
-      : pool_(pool), block_(std::move(block)), size_(size) {}
+  /// Used by the pool: `block` of `pool`, handed out for a request of `size` bytes in `bin`.
+  PooledAllocation(PoolCore<Allocator>* pool, block_type block, std::size_t size, std::uint32_t bin)
+      : pool_(pool), block_(std::move(block)), size_(size), bin_(bin) {}
   PooledAllocation(PooledAllocation&& other) noexcept
       : pool_(std::exchange(other.pool_, nullptr)),
         block_(std::move(other.block_)),
-        size_(other.size_) {}
+        size_(other.size_),
+        bin_(other.bin_) {}
   PooledAllocation& operator=(PooledAllocation&& other) noexcept {
     if (this != &other) {
       reset();
       pool_ = std::exchange(other.pool_, nullptr);
       block_ = std::move(other.block_);
       size_ = other.size_;
+      bin_ = other.bin_;
     }
     return *this;
   }
@@ -549,12 +555,13 @@ class PooledAllocation {
 
  private:
   void reset() noexcept {
-    if (pool_) std::exchange(pool_, nullptr)->free(std::move(block_), size_);
+    if (pool_) std::exchange(pool_, nullptr)->free(std::move(block_), size_, bin_);
   }
 
   PoolCore<Allocator>* pool_ = nullptr;
   block_type block_{};
   std::size_t size_ = 0;
+  std::uint32_t bin_ = 0;  // kept so that returning the block does not compute it again
 };
 
 /// A pool over `Allocator`: `allocate(size)` hands out `PooledAllocation`s. The concrete pools
@@ -576,7 +583,10 @@ class Pool {
 
   /// A block for `size` bytes. @throws polydev::out_of_memory, std::length_error for sizes beyond
   /// the largest class, or what the allocator throws for other failures.
-  Pooled allocate(std::size_t size) { return Pooled(core_, core_->allocate(size), size); }
+  Pooled allocate(std::size_t size) {
+    const std::uint32_t bin = core_->bins().bin_number(size);
+    return Pooled(core_, core_->allocate(size, bin), size, bin);
+  }
   Pooled operator()(std::size_t size) { return allocate(size); }
 
   std::size_t held_blocks() const { return core_->counters().held_blocks; }

@@ -37,10 +37,11 @@ class BasicPooledDeviceAllocation : public pools::PooledAllocation<Allocator> {
   /// An empty handle that owns nothing.
   BasicPooledDeviceAllocation() = default;
 
-  /// Used by the pool: `block` of `pool`, handed out for a request of `size` bytes.
+  /// Used by the pool: `block` of `pool`, handed out for a request of `size` bytes in `bin`.
   BasicPooledDeviceAllocation(pools::PoolCore<Allocator>* pool, typename Base::block_type block,
-                              std::size_t size)
-      : Base(pool, std::move(block), size), device_(detail::device_of(this->pool()->allocator())) {}
+                              std::size_t size, std::uint32_t bin)
+      : Base(pool, std::move(block), size, bin),
+        device_(detail::device_of(this->pool()->allocator())) {}
 
   /// The device pointer (valid for at least `size()` bytes; never null, even for 0 bytes).
   void* ptr() const noexcept { return detail::device_pointer(this->block()); }
