@@ -124,6 +124,7 @@ TEST_P(CudaDevicePool, BlocksOutliveThePoolObject) {
   fill_and_check(survivor, std::size_t{1} << 20, 77u);
   survivor.free();
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(survivor.device(), -1) << "a freed handle holds no memory of any device";
 }
 
 TEST_P(CudaDevicePool, AllocatorZeroBytesAndOrdinals) {

@@ -40,8 +40,7 @@ class BasicPooledDeviceAllocation : public pools::PooledAllocation<Allocator> {
   /// Used by the pool: `block` of `pool`, handed out for a request of `size` bytes in `bin`.
   BasicPooledDeviceAllocation(pools::PoolCore<Allocator>* pool, typename Base::block_type block,
                               std::size_t size, std::uint32_t bin)
-      : Base(pool, std::move(block), size, bin),
-        device_(detail::device_of(this->pool()->allocator())) {}
+      : Base(pool, std::move(block), size, bin) {}
 
   /// The device pointer (valid for at least `size()` bytes; never null, even for 0 bytes).
   void* ptr() const noexcept { return detail::device_pointer(this->block()); }
@@ -55,14 +54,15 @@ class BasicPooledDeviceAllocation : public pools::PooledAllocation<Allocator> {
   /// The device pointer as an integer, the value of a driver-API `CUdeviceptr`.
   std::uint64_t address() const noexcept { return reinterpret_cast<std::uintptr_t>(ptr()); }
 
-  /// The runtime ordinal of the device the memory is on (-1 for an empty handle).
-  int device() const noexcept { return device_; }
+  /// The runtime ordinal of the device the memory is on; -1 for a handle that holds no memory
+  /// (empty, moved from, or freed). Read from the pool on each call rather than kept in the
+  /// handle: handing out a block is the hot path, and asking for the device is rare.
+  int device() const noexcept {
+    return this->valid() ? detail::device_of(this->pool()->allocator()) : -1;
+  }
 
   /// Returns the memory to the pool now. @throws polydev::error if it was already returned.
   void free() { this->release(); }
-
- private:
-  int device_ = -1;
 };
 
 }  // namespace polydev::cuda
