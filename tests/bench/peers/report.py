@@ -243,34 +243,51 @@ def goals_section(cells, ours=BASE):
     chosen = [g for g in groups_with(cells, "") if (
         g[0].startswith("device_pair") or g[0].startswith("batch_") or
         re.search(r"allocs:(10000|100000)/", g[0]))]
+
+    def live_blocks(group):
+        return cells[(group, 1)][ours][0].get("peak_live_blocks", 0)
+
+    # The cells: the hot pair, and churn with >= 10 000 live blocks (the random_allocations
+    # traces whose peak of live blocks reaches it). The verdict is on these; the other cells
+    # (batches, the traces with 10 000 or 100 000 allocations but fewer live blocks) are reported
+    # beside it, so that a pool slower there is not hidden.
+    def in_goal(group):
+        return group.startswith("device_pair") or (
+            group.startswith("random_allocations") and live_blocks(group) >= 10000)
+
+    def describe(results):
+        met = [g for g, r in results if r[0] >= SPEEDUP_GOAL]
+        low = min(results, key=lambda gr: gr[1][0])
+        text = (f"median ratio ≥ {SPEEDUP_GOAL:.0f}× in {len(met)} of {len(results)} cells; "
+                f"lowest {low[1][0]:.1f}× at {low[0]}")
+        below = [f"{g} {r[0]:.1f}×" for g, r in results if r[0] < SPEEDUP_GOAL]
+        if below:
+            text += "; below: " + ", ".join(below)
+        below_worst = [f"{g} {r[1]:.1f}×" for g, r in results if r[1] < SPEEDUP_GOAL]
+        text += (f"; conservative ratio below {SPEEDUP_GOAL:.0f}× in {len(below_worst)} cells"
+                 + (": " + ", ".join(below_worst) if below_worst else ""))
+        return text, len(met)
+
     for peer in GOAL_PEERS:
         results = [(g[0], ratios(cell_times(cells, g[0]), peer, ours)) for g in chosen]
         results = [(g, r) for g, r in results if r]
-        if not results:
+        goal = [(g, r) for g, r in results if in_goal(g)]
+        extra = [(g, r) for g, r in results if not in_goal(g)]
+        if not goal:
             rows.append([f"≥ {SPEEDUP_GOAL:.0f}× faster than {peer}", "peer not in this run",
                          "not measured"])
             continue
-        met = [g for g, r in results if r[0] >= SPEEDUP_GOAL]
-        below = [f"{g} {r[0]:.1f}×" for g, r in results if r[0] < SPEEDUP_GOAL]
-        below_worst = [f"{g} {r[1]:.1f}×" for g, r in results
-                       if r[1] < SPEEDUP_GOAL]
-        low = min(results, key=lambda gr: gr[1][0])
-        text = (f"median ratio ≥ {SPEEDUP_GOAL:.0f}× in {len(met)} of {len(results)} cells (hot "
-                f"pairs, batches, random_allocations with 10 000 and 100 000 allocations); lowest "
-                f"{low[1][0]:.1f}× at {low[0]}")
-        if below:
-            text += "; below: " + ", ".join(below)
-        text += (f". Conservative ratio below {SPEEDUP_GOAL:.0f}× in {len(below_worst)} cells"
-                 + (": " + ", ".join(below_worst) if below_worst else ""))
-        # The wording: churn with >= 10 000 live blocks.
-        many = [(g, r) for g, r in results if g.startswith("random_allocations") and
-                cells[(g, 1)][ours][0].get("peak_live_blocks", 0) >= 10000]
-        if many:
-            text += ". Traces that reach ≥ 10 000 live blocks: " + ", ".join(
-                f"{g} ({cells[(g, 1)][ours][0]['peak_live_blocks']:.0f} live) {r[0]:.1f}×"
-                for g, r in many)
-        verdict = "met" if len(met) == len(results) else \
-            f"**not met** in {len(results) - len(met)} of {len(results)} cells"
+        churn = [f"{g} ({live_blocks(g):.0f} live)" for g, _ in goal
+                 if g.startswith("random_allocations")]
+        text, met = describe(goal)
+        text = (f"The issue's cells (hot pairs; churn with ≥ 10 000 live blocks: "
+                f"{', '.join(churn) if churn else 'no trace reached it'}): {text}.")
+        if extra:
+            extra_text, _ = describe(extra)
+            text += (" Beyond the issue's cells (batches; random_allocations with 10 000 and "
+                     f"100 000 allocations but fewer live blocks): {extra_text}.")
+        verdict = "met" if met == len(goal) else \
+            f"**not met** in {len(goal) - met} of {len(goal)} cells"
         rows.append([f"≥ {SPEEDUP_GOAL:.0f}× faster per operation than {peer}", text, verdict])
 
     rates = thread_rates(cells).get(ours, {})
