@@ -27,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <thread>
@@ -114,8 +115,9 @@ class BinTable {
   static constexpr std::uint32_t flat_bins = 4096;
   using Blocks = std::vector<Block, CacheLineAllocator<Block>>;
 
-  /// Keeps `block` in `bin`. May throw std::bad_alloc (then nothing changed).
-  void push(std::uint32_t bin, Block block) {
+  /// Keeps `block` in `bin`. May throw std::bad_alloc; then nothing changed and `block` was not
+  /// moved from.
+  void push(std::uint32_t bin, Block&& block) {
     if (bin < flat_bins) {
       if (bin >= flat_.size()) flat_.resize(bin + 1);
       flat_[bin].push_back(std::move(block));
@@ -305,10 +307,14 @@ class alignas(detail::false_sharing_range) PoolCore {
       // Read under the shard's lock: `stop_holding` and `drop_owner` clear it before they sweep
       // the shards, so a block pushed here is either swept or was never pushed.
       if (holding_.load(std::memory_order_relaxed)) {
-        --own.counters.active_blocks;
-        own.counters.active_bytes -= size;
-        own.hold(bin, std::move(block));
-        return;
+        try {
+          own.hold(bin, std::move(block));
+          --own.counters.active_blocks;
+          own.counters.active_bytes -= size;
+          return;
+        } catch (const std::bad_alloc&) {
+          // No heap left to remember the block: it goes back to the allocator, as below.
+        }
       }
     }
     allocator_.free(std::move(block));
@@ -375,8 +381,9 @@ class alignas(detail::false_sharing_range) PoolCore {
     // `hold`, `unhold` and `free_held`, the only places that change the held count.
     std::atomic<bool> holds_blocks{false};
 
-    // Under `lock`: keeps `block` in `bin`. May throw std::bad_alloc (then nothing changed).
-    void hold(std::uint32_t bin, block_type block) {
+    // Under `lock`: keeps `block` in `bin`. May throw std::bad_alloc; then nothing changed and
+    // `block` was not moved from.
+    void hold(std::uint32_t bin, block_type&& block) {
       bins.push(bin, std::move(block));
       ++counters.held_blocks;
       holds_blocks.store(true, std::memory_order_relaxed);
@@ -430,6 +437,7 @@ class alignas(detail::false_sharing_range) PoolCore {
   // gave any block back.
   bool release_held(bool skip_shards_that_look_empty) noexcept {
     std::vector<block_type> released;
+    bool freed_at_once = false;
     for (unsigned i = 0; i < shard_count_; ++i) {
       Shard& shard = shards_[i];
       if (skip_shards_that_look_empty && !shard.holds_blocks.load(std::memory_order_relaxed)) {
@@ -439,12 +447,20 @@ class alignas(detail::false_sharing_range) PoolCore {
       shard.bins.drain([&](std::uint32_t bin, Blocks& blocks) {
         shard.counters.managed_bytes -= blocks.size() * bins_scheme_.alloc_size(bin);
         shard.counters.held_blocks -= blocks.size();
-        for (auto& block : blocks) released.push_back(std::move(block));
+        for (auto& block : blocks) {
+          try {
+            released.push_back(std::move(block));
+          } catch (const std::bad_alloc&) {
+            // No heap for the list: this block goes back now, under the shard's lock.
+            allocator_.free(std::move(block));
+            freed_at_once = true;
+          }
+        }
       });
       shard.holds_blocks.store(false, std::memory_order_relaxed);
     }
     for (auto& block : released) allocator_.free(std::move(block));
-    return !released.empty();
+    return freed_at_once || !released.empty();
   }
 
   // A hook that throws must not lose the block: it goes back to the pool before the error
