@@ -269,7 +269,7 @@ class alignas(detail::false_sharing_range) PoolCore {
     const unsigned own_index = own_shard_index();
     Shard& own = shards_[own_index];
     block_type reused{};
-    if (take_held(own_index, bin, size, reused)) return hand_out(std::move(reused), size);
+    if (take_held(own_index, bin, size, reused)) return hand_out(std::move(reused), size, bin);
     const std::size_t bytes = bins_scheme_.alloc_size(bin);
     const auto count_new = [&](block_type&& block) {
       std::lock_guard<detail::SpinLock> lock(own.lock);
@@ -291,7 +291,7 @@ class alignas(detail::false_sharing_range) PoolCore {
         return count_new(allocator_.allocate(bytes));
       } catch (const out_of_memory& failure) {
         // Another thread may have returned a block of this bin meanwhile.
-        if (take_held(own_index, bin, size, reused)) return hand_out(std::move(reused), size);
+        if (take_held(own_index, bin, size, reused)) return hand_out(std::move(reused), size, bin);
         if (!free_largest_held()) throw_out_of_memory(size, bytes, failure);
       }
     }
@@ -465,12 +465,12 @@ class alignas(detail::false_sharing_range) PoolCore {
 
   // A hook that throws must not lose the block: it goes back to the pool before the error
   // reaches the caller.
-  block_type hand_out(block_type block, std::size_t size) {
+  block_type hand_out(block_type block, std::size_t size, std::uint32_t bin) {
     if constexpr (detail::has_hand_out_hook<Allocator, block_type>::value) {
       try {
         allocator_.hand_out_existing_block(block);
       } catch (...) {
-        free(std::move(block), size, bins_scheme_.bin_number(size));
+        free(std::move(block), size, bin);
         throw;
       }
     }
