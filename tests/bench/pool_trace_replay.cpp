@@ -52,13 +52,6 @@ struct Replay {
   double ns_per_operation = 0;  // wall time of the passes after the first
 };
 
-// As many passes as the peer benchmark makes of the script in one run (a warm-up and the timed
-// iterations of at least 0.05 s, at about 25 ns an operation): 3 at least. The pool's reserve
-// stops growing after the first; the arena's can creep up over many.
-std::size_t passes_of(const polydev_bench::Script& script) {
-  return std::max<std::size_t>(3, 2'000'000 / script.steps.size());
-}
-
 template <typename Allocator>
 Replay replay(const polydev_bench::Script& script, Allocator allocator, unsigned leading_bits) {
   using Pool = polydev::pools::Pool<Allocator>;
@@ -70,9 +63,10 @@ Replay replay(const polydev_bench::Script& script, Allocator allocator, unsigned
   const auto rounded_size = [&](std::size_t size) {
     return pool.alloc_size(pool.bin_number(size));
   };
+  const std::size_t passes = polydev_bench::passes_in_one_run(script);
   using clock = std::chrono::steady_clock;
   clock::time_point after_first_pass;
-  for (std::size_t pass = 0; pass < passes_of(script); ++pass) {
+  for (std::size_t pass = 0; pass < passes; ++pass) {
     if (pass == 1) after_first_pass = clock::now();
     for (const polydev_bench::Step& step : script.steps) {
       if (step.size != 0) {
@@ -92,7 +86,7 @@ Replay replay(const polydev_bench::Script& script, Allocator allocator, unsigned
   }
   const std::chrono::duration<double, std::nano> timed = clock::now() - after_first_pass;
   const double operations =
-      2.0 * static_cast<double>(script.allocations) * static_cast<double>(passes_of(script) - 1);
+      2.0 * static_cast<double>(script.allocations) * static_cast<double>(passes - 1);
   const double peak = static_cast<double>(script.peak_requested);
   std::size_t reserved = pool.managed_bytes();
   if constexpr (!std::is_same_v<Allocator, AddressSpaceAllocator>) {

@@ -29,6 +29,14 @@ struct Script {
   std::size_t peak_requested = 0;
 };
 
+/// How many times the peer benchmark replays `script` in one run (a warm-up pass and the timed
+/// iterations of at least 0.05 s, at about 25 ns an operation), 3 at least. Replays on the host
+/// that stand for the benchmark's (pool_trace_replay.cpp, the arena tests) make as many: the
+/// pool's reserve stops growing after the first pass, an arena's can creep up over many.
+inline std::size_t passes_in_one_run(const Script& script) {
+  return std::max<std::size_t>(3, 2'000'000 / script.steps.size());
+}
+
 /// The script for `allocations` allocations of at most `max_size` bytes, made once per process.
 inline const Script& random_script(std::size_t allocations, std::size_t max_size,
                                    std::size_t max_usage) {

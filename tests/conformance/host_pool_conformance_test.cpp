@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "aligned_host_allocator.hpp"
 #include "polydev/pools/arena.hpp"
 #include "polydev/pools/pool.hpp"
 #include "polydev/testing/pool_conformance.hpp"
@@ -47,17 +48,7 @@ INSTANTIATE_TEST_SUITE_P(LeadingBits, HostPoolConformance, ::testing::Values(0u,
 
 // The same pool in front of an arena (the design of cuda::CompactDeviceMemoryPool), over host
 // memory aligned as cudaMalloc's.
-struct AlignedHostAllocator {
-  using block_type = void*;
-  void* allocate(std::size_t bytes) {
-    void* memory = std::aligned_alloc(256, bytes);
-    if (memory == nullptr)
-      throw polydev::out_of_memory("aligned_alloc of " + std::to_string(bytes));
-    return memory;
-  }
-  void free(void* block) noexcept { std::free(block); }
-};
-
+using polydev::testing::AlignedHostAllocator;
 using HostArena = polydev::pools::Arena<AlignedHostAllocator>;
 using ArenaPool = polydev::pools::Pool<HostArena>;
 using ArenaBlock = polydev::pools::PooledAllocation<HostArena>;

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "address_space_allocator.hpp"
+#include "aligned_host_allocator.hpp"
 #include "fault_injecting_allocator.hpp"
 #include "polydev/error.hpp"
 #include "polydev/pools/pool.hpp"
@@ -30,20 +30,10 @@ namespace {
 using polydev::pools::Arena;
 using polydev::pools::ArenaBlock;
 using polydev::pools::ArenaOptions;
+using polydev::testing::AlignedHostAllocator;
 using polydev::testing::FaultInjectingAllocator;
 
 constexpr std::size_t unit = 256;
-
-// Host memory aligned as cudaMalloc's, so blocks carved from it can be written and checked.
-struct AlignedHostAllocator {
-  using block_type = void*;
-  void* allocate(std::size_t bytes) {
-    void* block = std::aligned_alloc(unit, bytes);
-    if (block == nullptr) throw polydev::out_of_memory("host heap");
-    return block;
-  }
-  void free(void* block) noexcept { std::free(block); }
-};
 
 using Upstream = FaultInjectingAllocator<AlignedHostAllocator>;
 using HostArena = Arena<Upstream>;
@@ -406,9 +396,7 @@ TEST(PoolOverArena, RmmRandomAllocationsTracesReserveAtMostOnePointOneTimesThePe
       polydev::pools::Pool<SpaceArena> pool(SpaceArena(polydev::testing::AddressSpaceAllocator{}),
                                             6);
       std::vector<polydev::pools::PooledAllocation<SpaceArena>> live;
-      // As many passes as the peer benchmark makes in one run (pool_trace_replay.cpp): the
-      // arena's reserve can creep up over many.
-      const std::size_t passes = std::max<std::size_t>(3, 2'000'000 / script.steps.size());
+      const std::size_t passes = polydev_bench::passes_in_one_run(script);
       for (std::size_t pass = 0; pass < passes; ++pass) {
         for (const polydev_bench::Step& step : script.steps) {
           if (step.size != 0) {

@@ -6,12 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <new>
 #include <unordered_map>
 #include <vector>
 
+#include "aligned_host_allocator.hpp"
 #include "polydev/pools/pool.hpp"
 
 namespace {
@@ -65,26 +65,22 @@ TEST(CacheLineAllocator, ACountTooLargeToPadIsABadArrayLength) {
 
 // The state every operation of a pool reads starts on a boundary and spans whole ranges, so no
 // other heap object, written by another thread, shares its lines.
-struct HostHeap {
-  using block_type = void*;
-  void* allocate(std::size_t bytes) { return std::malloc(bytes); }
-  void free(void* block) noexcept { std::free(block); }
-};
+using polydev::testing::AlignedHostAllocator;
 
 // A handle that shows which state it belongs to.
-struct HandleWithState : polydev::pools::PooledAllocation<HostHeap> {
+struct HandleWithState : polydev::pools::PooledAllocation<AlignedHostAllocator> {
   using PooledAllocation::PooledAllocation;
   const void* state() const { return pool(); }
 };
 
 TEST(CacheLineAllocator, APoolStateHasItsLinesToItself) {
-  using State = polydev::pools::PoolCore<HostHeap>;
+  using State = polydev::pools::PoolCore<AlignedHostAllocator>;
   EXPECT_EQ(alignof(State), false_sharing_range);
   EXPECT_EQ(sizeof(State) % false_sharing_range, 0u);
   std::vector<std::unique_ptr<char[]>> neighbours;
   for (int i = 0; i < 8; ++i) {
     neighbours.push_back(std::make_unique<char[]>(static_cast<std::size_t>(i) * 24 + 8));
-    polydev::pools::Pool<HostHeap, HandleWithState> pool{HostHeap{}};
+    polydev::pools::Pool<AlignedHostAllocator, HandleWithState> pool{AlignedHostAllocator{}};
     HandleWithState block = pool.allocate(100);
     EXPECT_TRUE(on_a_boundary(block.state())) << "pool state at " << block.state();
   }
