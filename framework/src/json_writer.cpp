@@ -3,7 +3,16 @@
 #include <array>
 #include <cstdio>
 
+#include "printable.hpp"
+
 namespace polydev::detail {
+
+namespace {
+
+// U+FFFD in UTF-8: what an ill-formed sequence becomes.
+constexpr const char* kReplacementCharacter = "\xef\xbf\xbd";
+
+}  // namespace
 
 void JsonWriter::separate() {
   if (after_key_) {
@@ -52,32 +61,32 @@ JsonWriter& JsonWriter::key(std::string_view name) {
 JsonWriter& JsonWriter::value(std::string_view text) {
   separate();
   out_ += '"';
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out_ += "\\\"";
-        break;
-      case '\\':
-        out_ += "\\\\";
-        break;
-      case '\n':
-        out_ += "\\n";
-        break;
-      case '\r':
-        out_ += "\\r";
-        break;
-      case '\t':
-        out_ += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          std::array<char, 8> escaped{};
-          std::snprintf(escaped.data(), escaped.size(), "\\u%04x", static_cast<unsigned>(c));
-          out_ += escaped.data();
-        } else {
-          out_ += c;
-        }
+  for (std::size_t at = 0; at < text.size();) {
+    const Utf8Step step = decode_utf8(text, at);
+    if (!step.valid) {
+      // Driver strings, files and XML reports may hold any bytes; the document stays UTF-8.
+      out_ += kReplacementCharacter;
+    } else if (step.code_point == '"') {
+      out_ += "\\\"";
+    } else if (step.code_point == '\\') {
+      out_ += "\\\\";
+    } else if (step.code_point == '\n') {
+      out_ += "\\n";
+    } else if (step.code_point == '\r') {
+      out_ += "\\r";
+    } else if (step.code_point == '\t') {
+      out_ += "\\t";
+    } else if (step.code_point < 0x20 || (step.code_point >= 0x7f && step.code_point <= 0x9f)) {
+      // C0 must be escaped; DEL and C1 need not be, but escaped they cannot act on a terminal
+      // that shows the JSON.
+      std::array<char, 8> escaped{};
+      std::snprintf(escaped.data(), escaped.size(), "\\u%04x",
+                    static_cast<unsigned>(step.code_point));
+      out_ += escaped.data();
+    } else {
+      out_.append(text.substr(at, step.length));
     }
+    at += step.length;
   }
   out_ += '"';
   return *this;

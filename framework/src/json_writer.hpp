@@ -1,7 +1,9 @@
 #pragma once
 
 // A small streaming JSON writer for the documents polydev prints: strings escaped per RFC 8259,
-// commas placed by the writer so callers cannot produce malformed output.
+// commas placed by the writer so callers cannot produce malformed output. Whatever bytes a string
+// holds, the document is valid UTF-8: an ill-formed sequence becomes U+FFFD (one per maximal
+// ill-formed subpart, as Unicode recommends), and control characters (C0, DEL, C1) are escaped.
 
 #include <cstdint>
 #include <string>

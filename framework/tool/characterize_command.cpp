@@ -14,6 +14,7 @@
 #include "polydev/error.hpp"
 #include "polydev/opencl/characterize.hpp"
 #include "polydev/overview.hpp"
+#include "printable.hpp"
 
 #if defined(POLYDEV_WITH_OPENCL)
 #include "polydev/opencl/system.hpp"
@@ -30,6 +31,9 @@ constexpr const char* kCharacterizeUsage =
     "  'polydev devices'); why_not_local_access_conflict_free is shown for 4-byte items in a\n"
     "  32x32 array. CUDA devices: PyCUDA's DeviceData attributes, read from the device.\n"
     "  --json: a list with one object per device, keyed by the function and attribute names.\n";
+
+// Any number of device keys is read, so that two of them get the message below.
+const CommandSyntax kSyntax{kCharacterizeUsage, {{"--json"}}, static_cast<std::size_t>(-1)};
 
 // The array why_not_local_access_conflict_free is evaluated on: a 32x32 tile of 4-byte words,
 // the case that shows whether a column walk conflicts on the device's banks.
@@ -133,7 +137,7 @@ std::string render(const Value& value) {
     case Value::Type::number:
       return std::to_string(value.number);
     case Value::Type::text:
-      return value.text;
+      return detail::printable_text(value.text);
     case Value::Type::list: {
       std::string out = "[";
       for (std::size_t i = 0; i < value.items.size(); ++i) {
@@ -364,22 +368,34 @@ std::string format_json(const std::vector<Report>& reports) {
 std::string format_text(const std::vector<Report>& reports, const Overview& overview) {
   std::string out;
   for (const Report& report : reports) {
-    out += report.key + ": '" + report.name + "' (" + report.backend + ")\n";
-    if (!report.failure.empty()) out += "  cannot characterize: " + report.failure + "\n";
+    // Names, values, notes and errors quote driver strings: shown with control characters
+    // escaped.
+    out += report.key + ": '" + detail::printable(report.name) + "' (" + report.backend + ")\n";
+    if (!report.failure.empty()) {
+      out += "  cannot characterize: " + detail::printable_text(report.failure) + "\n";
+    }
     for (const auto& [name, value] : report.values) {
       std::string line = "  " + name;
       line.resize(std::max<std::size_t>(line.size() + 1, 42), ' ');
       const auto error = std::find_if(report.errors.begin(), report.errors.end(),
                                       [&](const auto& entry) { return entry.first == name; });
-      out +=
-          line + (error != report.errors.end() ? "error: " + error->second : render(value)) + "\n";
+      out += line +
+             (error != report.errors.end() ? "error: " + detail::printable_text(error->second)
+                                           : render(value)) +
+             "\n";
     }
-    for (const std::string& note : report.notes) out += "  note: " + note + "\n";
+    for (const std::string& note : report.notes) {
+      out += "  note: " + detail::printable_text(note) + "\n";
+    }
   }
   if (reports.empty()) {
-    out += "no device selected (OpenCL: " +
-           (overview.opencl.available ? "none selected" : overview.opencl.reason) +
-           "; CUDA: " + (overview.cuda.available ? "none selected" : overview.cuda.reason) + ")\n";
+    out +=
+        "no device selected (OpenCL: " +
+        (overview.opencl.available ? "none selected"
+                                   : detail::printable_text(overview.opencl.reason)) +
+        "; CUDA: " +
+        (overview.cuda.available ? "none selected" : detail::printable_text(overview.cuda.reason)) +
+        ")\n";
   }
   return out;
 }
@@ -398,24 +414,20 @@ std::string known_keys(const Overview& overview) {
 }  // namespace
 
 int characterize_command(const Arguments& arguments) {
-  bool json = false;
-  std::optional<std::string> key;
-  for (const std::string& argument : arguments) {
-    if (argument == "--json") {
-      json = true;
-    } else if (argument == "--help" || argument == "-h") {
-      std::cout << kCharacterizeUsage;
-      return 0;
-    } else if (!argument.empty() && argument[0] == '-') {
-      return usage_error("characterize", "unknown option '" + argument + "'", kCharacterizeUsage);
-    } else if (key) {
-      return usage_error("characterize",
-                         "one device key at most, got '" + *key + "' and '" + argument + "'",
-                         kCharacterizeUsage);
-    } else {
-      key = argument;
-    }
+  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
+  if (parsed.help) {
+    std::cout << kCharacterizeUsage;
+    return 0;
   }
+  const bool json = parsed.has("--json");
+  if (parsed.positionals.size() > 1) {
+    return usage_error("characterize",
+                       "one device key at most, got '" + parsed.positionals[0] + "' and '" +
+                           parsed.positionals[1] + "'",
+                       kCharacterizeUsage);
+  }
+  std::optional<std::string> key;
+  if (!parsed.positionals.empty()) key = parsed.positionals[0];
 
   const Overview& overview = system_overview();
   std::vector<Report> reports;
@@ -432,7 +444,7 @@ int characterize_command(const Arguments& arguments) {
       if (device.key == *key) reports.push_back(characterize_cuda(device));
     }
     if (reports.empty()) {
-      std::cerr << "polydev characterize: no device has the key '" << *key
+      std::cerr << "polydev characterize: no device has the key '" << detail::printable(*key)
                 << "'; known keys: " << known_keys(overview) << '\n';
       return 2;
     }

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "polydev/overview.hpp"
+#include "printable.hpp"
 
 namespace polydev::tool {
 
@@ -17,39 +18,36 @@ constexpr const char* kDevicesUsage =
     "  --explain  for each device, what each selector and each POLYDEV_DEVICES clause decided;\n"
     "             printed also when a selector is wrong (the exit status is then still 2)\n";
 
+const CommandSyntax kSyntax{kDevicesUsage, {{"--json"}, {"--explain"}}};
+
 }  // namespace
 
 bool report_selection_problems() {
   const Overview& overview = system_overview();
   const auto print_warnings = [](const std::vector<std::string>& warnings) {
     for (const std::string& warning : warnings)
-      std::cerr << "polydev: warning: " << warning << '\n';
+      std::cerr << "polydev: warning: " << detail::printable_text(warning) << '\n';
   };
   if (overview.opencl_selection) print_warnings(overview.opencl_selection->warnings);
   if (overview.cuda_selection) print_warnings(overview.cuda_selection->warnings);
-  if (!overview.opencl_error.empty()) std::cerr << "polydev: " << overview.opencl_error << '\n';
+  if (!overview.opencl_error.empty()) {
+    std::cerr << "polydev: " << detail::printable_text(overview.opencl_error) << '\n';
+  }
   // One error (POLYDEV_DEVICES', a configuration's) may stand for both backends: print it once.
   if (!overview.cuda_error.empty() && overview.cuda_error != overview.opencl_error) {
-    std::cerr << "polydev: " << overview.cuda_error << '\n';
+    std::cerr << "polydev: " << detail::printable_text(overview.cuda_error) << '\n';
   }
   return overview.opencl_error.empty() && overview.cuda_error.empty();
 }
 
 int devices_command(const Arguments& arguments) {
-  bool json = false;
-  bool explain = false;
-  for (const std::string& argument : arguments) {
-    if (argument == "--json") {
-      json = true;
-    } else if (argument == "--explain") {
-      explain = true;
-    } else if (argument == "--help" || argument == "-h") {
-      std::cout << kDevicesUsage;
-      return 0;
-    } else {
-      return usage_error("devices", "unknown option '" + argument + "'", kDevicesUsage);
-    }
+  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
+  if (parsed.help) {
+    std::cout << kDevicesUsage;
+    return 0;
   }
+  const bool json = parsed.has("--json");
+  const bool explain = parsed.has("--explain");
   if (json && explain) {
     return usage_error("devices", "--json and --explain exclude each other; give one",
                        kDevicesUsage);
@@ -58,11 +56,13 @@ int devices_command(const Arguments& arguments) {
   const Overview& overview = system_overview();
   if (explain) {
     // The explanation is what a person needs when a selector is wrong: print it anyway.
-    std::cout << format_explanation(overview);
+    std::cout << detail::printable_text(format_explanation(overview));
     return selection_ok ? 0 : 2;
   }
   if (!selection_ok) return 2;
-  std::cout << (json ? format_json(overview) : format_table(overview));
+  // Driver strings are in the table: shown with their control characters escaped. The JSON
+  // writer escapes them itself.
+  std::cout << (json ? format_json(overview) : detail::printable_text(format_table(overview)));
   return 0;
 }
 

@@ -11,11 +11,13 @@
 #include <string_view>
 
 #include "commands.hpp"
+#include "json_writer.hpp"
 #include "polydev/cuda/device_data.hpp"
 #include "polydev/cuda/inventory.hpp"
 #include "polydev/cuda/occupancy.hpp"
 #include "polydev/cuda/selection.hpp"
 #include "polydev/error.hpp"
+#include "printable.hpp"
 
 namespace polydev::tool {
 
@@ -36,6 +38,14 @@ constexpr const char* kOccupancyUsage =
     "                  (default: the first device that CUDA_DEVICE or ~/.cuda_device selects)\n"
     "  --json          one JSON object with tb_per_mp, limited_by, warps_per_mp, occupancy\n";
 
+const CommandSyntax kSyntax{kOccupancyUsage,
+                            {{"--threads", "a value"},
+                             {"--regs", "a value"},
+                             {"--smem", "a value"},
+                             {"--device", "a device key"},
+                             {"--cc", "a compute capability X.Y"},
+                             {"--json"}}};
+
 struct Options {
   std::optional<int> threads;
   int registers = 0;
@@ -46,9 +56,9 @@ struct Options {
 };
 
 // A bad argument: exit status 2.
-struct bad_usage {
-  std::string message;
-};
+usage_failure bad_usage(const std::string& message) {
+  return usage_failure(message, kOccupancyUsage);
+}
 
 std::string supported_architectures() {
   std::string list;
@@ -67,47 +77,31 @@ unsigned long long parse_count(const std::string& option, std::string_view text,
   const unsigned long long value =
       digits ? std::strtoull(std::string(text).c_str(), nullptr, 10) : 0;
   if (!digits || errno == ERANGE || value > max) {
-    throw bad_usage{option + " needs a whole number 0.." + std::to_string(max) + ", got '" +
-                    std::string(text) + "'"};
+    throw bad_usage(option + " needs a whole number 0.." + std::to_string(max) + ", got '" +
+                    std::string(text) + "'");
   }
   return value;
 }
 
-Options parse(const Arguments& arguments) {
+Options parse(const ParsedArguments& parsed) {
   Options options;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    std::string option = arguments[i];
-    std::optional<std::string> value;
-    if (const std::size_t equals = option.find('='); equals != std::string::npos) {
-      value = option.substr(equals + 1);
-      option.resize(equals);
-    }
-    const auto next_value = [&]() -> std::string {
-      if (value) return *value;
-      if (i + 1 >= arguments.size()) throw bad_usage{option + " needs a value"};
-      return arguments[++i];
-    };
-    constexpr unsigned long long kIntMax = std::numeric_limits<int>::max();
-    if (option == "--threads") {
-      options.threads = static_cast<int>(parse_count(option, next_value(), kIntMax));
-    } else if (option == "--regs") {
-      options.registers = static_cast<int>(parse_count(option, next_value(), kIntMax));
-    } else if (option == "--smem") {
-      options.shared_mem = static_cast<std::size_t>(
-          parse_count(option, next_value(), std::numeric_limits<std::size_t>::max()));
-    } else if (option == "--device") {
-      options.device_key = next_value();
-    } else if (option == "--cc") {
-      options.compute_capability = next_value();
-    } else if (option == "--json" && !value) {
-      options.json = true;
-    } else {
-      throw bad_usage{"unknown option '" + arguments[i] + "'"};
-    }
+  constexpr unsigned long long kIntMax = std::numeric_limits<int>::max();
+  if (const auto value = parsed.value("--threads")) {
+    options.threads = static_cast<int>(parse_count("--threads", *value, kIntMax));
   }
-  if (!options.threads) throw bad_usage{"--threads is required"};
+  if (const auto value = parsed.value("--regs")) {
+    options.registers = static_cast<int>(parse_count("--regs", *value, kIntMax));
+  }
+  if (const auto value = parsed.value("--smem")) {
+    options.shared_mem = static_cast<std::size_t>(
+        parse_count("--smem", *value, std::numeric_limits<std::size_t>::max()));
+  }
+  options.device_key = parsed.value("--device");
+  options.compute_capability = parsed.value("--cc");
+  options.json = parsed.has("--json");
+  if (!options.threads) throw bad_usage("--threads is required");
   if (options.device_key && options.compute_capability) {
-    throw bad_usage{"give either --device or --cc, not both"};
+    throw bad_usage("give either --device or --cc, not both");
   }
   return options;
 }
@@ -122,14 +116,14 @@ Target resolve(const Options& options) {
     try {
       return {cuda::DeviceData::for_compute_capability(*options.compute_capability), {}};
     } catch (const error& failure) {
-      throw bad_usage{std::string("--cc: ") + failure.what()};
+      throw bad_usage(std::string("--cc: ") + failure.what());
     }
   }
   const cuda::Inventory& inventory = cuda::system_inventory();
   if (!inventory.available) {
-    throw bad_usage{"no CUDA device (" + inventory.reason +
+    throw bad_usage("no CUDA device (" + inventory.reason +
                     "); name an architecture with --cc instead, one of " +
-                    supported_architectures()};
+                    supported_architectures());
   }
   int ordinal = -1;
   if (options.device_key) {
@@ -139,34 +133,23 @@ Target resolve(const Options& options) {
       keys += (keys.empty() ? "" : ", ") + device.key;
     }
     if (ordinal < 0) {
-      throw bad_usage{"--device: no CUDA device has the key '" + *options.device_key +
-                      "'; the CUDA devices are " + keys};
+      throw bad_usage("--device: no CUDA device has the key '" + *options.device_key +
+                      "'; the CUDA devices are " + keys);
     }
   } else {
     try {
       ordinal = cuda::select_test_devices(cuda::read_device_sources(), inventory).ordinals.at(0);
     } catch (const selection_error& failure) {
-      throw bad_usage{failure.what()};
+      throw bad_usage(failure.what());
     }
   }
   return {cuda::DeviceData::from_device(ordinal), inventory.devices.at(ordinal).key};
 }
 
 std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  detail::JsonWriter json;
+  json.value(text);
+  return json.text();
 }
 
 // The shortest decimal text that reads back as the same double.
@@ -206,7 +189,8 @@ void print_json(const Options& options, const Target& target, const cuda::Occupa
 
 void print_text(const Options& options, const Target& target, const cuda::OccupancyRecord& record) {
   std::cout << *options.threads << " threads, " << options.registers << " registers, "
-            << options.shared_mem << " bytes of shared memory per block on " << target.data.name
+            << options.shared_mem << " bytes of shared memory per block on "
+            << detail::printable(target.data.name)
             << (target.key ? " [" + *target.key + "]" : std::string()) << '\n';
   std::cout << "  tb_per_mp     " << record.tb_per_mp << '\n'
             << "  limited_by    " << record.limited_by << '\n'
@@ -229,31 +213,26 @@ void print_text(const Options& options, const Target& target, const cuda::Occupa
 }  // namespace
 
 int occupancy_command(const Arguments& arguments) {
-  for (const std::string& argument : arguments) {
-    if (argument == "--help" || argument == "-h") {
-      std::cout << kOccupancyUsage;
-      return 0;
-    }
-  }
-  try {
-    const Options options = parse(arguments);
-    const Target target = resolve(options);
-    std::optional<cuda::OccupancyRecord> record;
-    try {
-      record.emplace(target.data, *options.threads, options.shared_mem, options.registers);
-    } catch (const error& failure) {
-      // Out of range for this device: the user's numbers are wrong, not the tool.
-      throw bad_usage{failure.what()};
-    }
-    if (options.json) {
-      print_json(options, target, *record);
-    } else {
-      print_text(options, target, *record);
-    }
+  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
+  if (parsed.help) {
+    std::cout << kOccupancyUsage;
     return 0;
-  } catch (const bad_usage& failure) {
-    return usage_error("occupancy", failure.message, kOccupancyUsage);
   }
+  const Options options = parse(parsed);
+  const Target target = resolve(options);
+  std::optional<cuda::OccupancyRecord> record;
+  try {
+    record.emplace(target.data, *options.threads, options.shared_mem, options.registers);
+  } catch (const error& failure) {
+    // Out of range for this device: the user's numbers are wrong, not the tool.
+    throw bad_usage(failure.what());
+  }
+  if (options.json) {
+    print_json(options, target, *record);
+  } else {
+    print_text(options, target, *record);
+  }
+  return 0;
 }
 
 }  // namespace polydev::tool

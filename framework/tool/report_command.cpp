@@ -5,14 +5,13 @@
 #include "commands.hpp"
 
 #if defined(POLYDEV_TOOL_WITH_REPORT)
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "matrix.hpp"
+#include "printable.hpp"
+#include "regular_file.hpp"
 #include "render.hpp"
 #include "results.hpp"
 #endif
@@ -29,8 +28,13 @@ constexpr const char* kReportUsage =
     "  --html OUT.html  also writes the matrix as a self-contained HTML page\n"
     "  --json           prints JSON instead of the text matrix\n"
     "  --strict         an unexpected pass (XPASS) fails the report too\n"
+    "  --               ends the options: the files after it may start with '-'\n"
     "  exit status: 0 no failure, 1 a failure (or no results at all), 2 no report (bad usage,\n"
     "  a file that cannot be read or is not a GoogleTest report)\n";
+
+const CommandSyntax kSyntax{kReportUsage,
+                            {{"--html", "a file name"}, {"--json"}, {"--strict"}},
+                            static_cast<std::size_t>(-1)};
 
 }  // namespace
 
@@ -38,56 +42,39 @@ constexpr const char* kReportUsage =
 
 namespace {
 
-// The file's text, or nothing after saying on stderr why it cannot be read.
+// The file's text, or nothing after saying on stderr why it cannot be read. Only a regular file
+// of at most kTextFileLimit bytes is read: a FIFO would hang, /dev/zero would never end.
 std::optional<std::string> read_file(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    std::string folder = path;
-    while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
-    std::cerr << "polydev report: cannot read '" << path
-              << "': a directory; expected GoogleTest XML files (e.g. " << folder << "/*.xml)\n";
+  try {
+    return detail::read_regular_file(path, detail::kTextFileLimit);
+  } catch (const detail::file_error& failure) {
+    std::cerr << "polydev report: cannot read '" << detail::printable(path) << "': ";
+    if (detail::describe_file_type(path) == "a directory") {
+      // A folder of reports is a common slip: say how to name its files.
+      std::string folder = path;
+      while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+      std::cerr << "a directory; expected GoogleTest XML files (e.g. " << detail::printable(folder)
+                << "/*.xml)";
+    } else {
+      std::cerr << detail::printable_text(failure.reason());
+    }
+    std::cerr << '\n';
     return std::nullopt;
   }
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  if (file) text << file.rdbuf();
-  if (!file || file.bad()) {
-    std::cerr << "polydev report: cannot read '" << path << "'\n";
-    return std::nullopt;
-  }
-  return text.str();
 }
 
 }  // namespace
 
 int report_command(const Arguments& arguments) {
-  std::string html;
-  bool json = false;
-  bool strict = false;
-  std::vector<std::string> files;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    const std::string& argument = arguments[i];
-    if (argument == "--html") {
-      if (i + 1 == arguments.size()) {
-        return usage_error("report", "--html needs a file name", kReportUsage);
-      }
-      html = arguments[++i];
-    } else if (argument.rfind("--html=", 0) == 0) {
-      html = argument.substr(7);
-      if (html.empty()) return usage_error("report", "--html needs a file name", kReportUsage);
-    } else if (argument == "--json") {
-      json = true;
-    } else if (argument == "--strict") {
-      strict = true;
-    } else if (argument == "--help" || argument == "-h") {
-      std::cout << kReportUsage;
-      return 0;
-    } else if (argument.size() > 1 && argument[0] == '-') {
-      return usage_error("report", "unknown option '" + argument + "'", kReportUsage);
-    } else {
-      files.push_back(argument);
-    }
+  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
+  if (parsed.help) {
+    std::cout << kReportUsage;
+    return 0;
   }
+  const std::optional<std::string> html = parsed.value("--html");
+  const bool json = parsed.has("--json");
+  const bool strict = parsed.has("--strict");
+  const std::vector<std::string>& files = parsed.positionals;
   if (files.empty()) {
     return usage_error("report", "no report given; expected one or more GoogleTest XML files",
                        kReportUsage);
@@ -101,22 +88,20 @@ int report_command(const Arguments& arguments) {
       std::vector<report::CaseResult> read = report::parse_gtest_xml(*text, file);
       results.insert(results.end(), read.begin(), read.end());
     } catch (const report::input_error& failure) {
-      std::cerr << "polydev report: " << failure.what() << '\n';
+      std::cerr << "polydev report: " << detail::printable_text(failure.what()) << '\n';
       return 2;
     }
   }
 
   const report::Matrix matrix = report::build_matrix(results);
   for (const std::string& warning : matrix.warnings) {
-    std::cerr << "polydev report: warning: " << warning << '\n';
+    std::cerr << "polydev report: warning: " << detail::printable_text(warning) << '\n';
   }
   std::cout << (json ? report::format_json(matrix, files) : report::format_text(matrix, files));
-  if (!html.empty()) {
-    std::ofstream page(html, std::ios::trunc);
-    page << report::format_html(matrix, files);
-    page.close();
-    if (!page) {
-      std::cerr << "polydev report: cannot write '" << html << "'\n";
+  if (html) {
+    if (const auto problem = write_file(*html, report::format_html(matrix, files))) {
+      std::cerr << "polydev report: cannot write '" << detail::printable(*html) << "': " << *problem
+                << '\n';
       return 2;
     }
   }
@@ -132,11 +117,9 @@ int report_command(const Arguments& arguments) {
 #else
 
 int report_command(const Arguments& arguments) {
-  for (const std::string& argument : arguments) {
-    if (argument == "--help" || argument == "-h") {
-      std::cout << kReportUsage;
-      return 0;
-    }
+  if (parse_arguments(arguments, kSyntax).help) {
+    std::cout << kReportUsage;
+    return 0;
   }
   std::cerr << "polydev report: this polydev was built without tinyxml2, which reads GoogleTest "
                "XML; install it (Debian: libtinyxml2-dev) and configure polydev again\n";

@@ -1,11 +1,11 @@
 // `polydev resource-spec [--slots N] [--output FILE]`: the CTest resource spec of the devices the
 // selectors choose (one resource type per device key).
-#include <fstream>
 #include <iostream>
 
 #include "commands.hpp"
 #include "polydev/ctest_resources.hpp"
 #include "polydev/overview.hpp"
+#include "printable.hpp"
 
 namespace polydev::tool {
 
@@ -17,32 +17,25 @@ constexpr const char* kResourceSpecUsage =
     "  CUDA_DEVICE): one resource type per device key, N slots each (default 1, one test per\n"
     "  device at a time), to FILE or stdout; use it with 'ctest -j J --resource-spec-file FILE'\n";
 
+const CommandSyntax kSyntax{kResourceSpecUsage,
+                            {{"--slots", "a number from 1 to 9999"}, {"--output", "a file name"}}};
+
 }  // namespace
 
 int resource_spec_command(const Arguments& arguments) {
+  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
+  if (parsed.help) {
+    std::cout << kResourceSpecUsage;
+    return 0;
+  }
   unsigned slots = 1;
-  std::string output;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    const std::string& argument = arguments[i];
-    if ((argument == "--slots" || argument == "--output") && i + 1 == arguments.size()) {
-      return usage_error("resource-spec", argument + " needs a value", kResourceSpecUsage);
+  if (const auto text = parsed.value("--slots")) {
+    if (text->size() > 4 || text->find_first_not_of("0123456789") != text->npos ||
+        std::stoul(*text) == 0) {
+      return usage_error("resource-spec", "--slots '" + *text + "': expected a number from 1",
+                         kResourceSpecUsage);
     }
-    if (argument == "--slots") {
-      const std::string& text = arguments[++i];
-      if (text.empty() || text.size() > 4 || text.find_first_not_of("0123456789") != text.npos ||
-          std::stoul(text) == 0) {
-        return usage_error("resource-spec", "--slots '" + text + "': expected a number from 1",
-                           kResourceSpecUsage);
-      }
-      slots = static_cast<unsigned>(std::stoul(text));
-    } else if (argument == "--output") {
-      output = arguments[++i];
-    } else if (argument == "--help" || argument == "-h") {
-      std::cout << kResourceSpecUsage;
-      return 0;
-    } else {
-      return usage_error("resource-spec", "unknown option '" + argument + "'", kResourceSpecUsage);
-    }
+    slots = static_cast<unsigned>(std::stoul(*text));
   }
   if (!report_selection_problems()) return 2;
   const Overview& overview = system_overview();
@@ -58,15 +51,14 @@ int resource_spec_command(const Arguments& arguments) {
     }
   }
   const std::string spec = ctest_resource_spec(keys, slots);
-  if (output.empty()) {
+  const std::optional<std::string> output = parsed.value("--output");
+  if (!output) {
     std::cout << spec;
     return 0;
   }
-  std::ofstream file(output, std::ios::trunc);
-  file << spec;
-  file.close();
-  if (!file) {
-    std::cerr << "polydev resource-spec: cannot write '" << output << "'\n";
+  if (const auto problem = write_file(*output, spec)) {
+    std::cerr << "polydev resource-spec: cannot write '" << detail::printable(*output)
+              << "': " << *problem << '\n';
     return 1;
   }
   return 0;

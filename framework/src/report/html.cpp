@@ -4,13 +4,17 @@
 #include <set>
 #include <sstream>
 
+#include "printable.hpp"
 #include "render.hpp"
 
 namespace polydev::report {
 
 namespace {
 
-std::string escape(const std::string& text) {
+// Text from a report as HTML: its control characters and ill-formed UTF-8 shown as escapes (the
+// page is UTF-8, and a browser would show neither), then the characters HTML gives a meaning.
+std::string escape(const std::string& report_text) {
+  const std::string text = detail::printable_text(report_text);
   std::string out;
   out.reserve(text.size());
   for (char c : text) {

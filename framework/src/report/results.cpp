@@ -6,11 +6,30 @@
 #include <cstring>
 #include <utility>
 
+#include "printable.hpp"
+
 namespace polydev::report {
 
 namespace {
 
 using tinyxml2::XMLElement;
+using tinyxml2::XMLNode;
+
+// A name or value from the report, as an error message quotes it: any bytes, any length.
+std::string quoted(const char* text) { return detail::printable(text ? text : ""); }
+std::string quoted(const std::string& text) { return detail::printable(text); }
+
+// The children a <testcase> may have. GoogleTest writes <failure>, <skipped> and <properties>;
+// JUnit writers add <error> (a failure outside an assertion) and the captured output. Anything
+// else (a <Failure>, a misspelled <failur>) may be a failure the report does not understand:
+// it is an error, never read as a pass.
+constexpr const char* kTestCaseChildren[] = {"failure",    "error",      "skipped",
+                                             "properties", "system-out", "system-err"};
+
+bool is_known_child(const char* name) {
+  return std::any_of(std::begin(kTestCaseChildren), std::end(kTestCaseChildren),
+                     [&](const char* known) { return std::strcmp(name, known) == 0; });
+}
 
 std::string attribute(const XMLElement& element, const char* name) {
   const char* value = element.Attribute(name);
@@ -39,7 +58,7 @@ class Reader {
       for (const XMLElement* property = list->FirstChildElement(); property;
            property = property->NextSiblingElement()) {
         if (std::strcmp(property->Name(), "property") != 0) {
-          fail(property->GetLineNum(), std::string("unexpected <") + property->Name() +
+          fail(property->GetLineNum(), "unexpected <" + quoted(property->Name()) +
                                            "> in <properties>; expected <property>");
         }
         const char* name = property->Attribute("name");
@@ -59,10 +78,10 @@ class Reader {
     const std::string result = attribute(testcase, "result");
     if (!status.empty() && status != "run" && status != "notrun") {
       fail(testcase.GetLineNum(),
-           "status '" + status + "' of a <testcase>; GoogleTest writes 'run' or 'notrun'");
+           "status '" + quoted(status) + "' of a <testcase>; GoogleTest writes 'run' or 'notrun'");
     }
     if (!result.empty() && result != "completed" && result != "skipped" && result != "suppressed") {
-      fail(testcase.GetLineNum(), "result '" + result +
+      fail(testcase.GetLineNum(), "result '" + quoted(result) +
                                       "' of a <testcase>; GoogleTest writes 'completed', "
                                       "'skipped' or 'suppressed'");
     }
@@ -70,6 +89,12 @@ class Reader {
     bool failed = false;
     for (const XMLElement* element = testcase.FirstChildElement(); element;
          element = element->NextSiblingElement()) {
+      if (!is_known_child(element->Name())) {
+        fail(element->GetLineNum(),
+             "unexpected <" + quoted(element->Name()) +
+                 "> in <testcase>; GoogleTest writes <failure>, <skipped> and <properties> (JUnit "
+                 "also <error>, <system-out>, <system-err>)");
+      }
       if (std::strcmp(element->Name(), "failure") != 0 &&
           std::strcmp(element->Name(), "error") != 0)
         continue;
@@ -101,13 +126,13 @@ class Reader {
       return outcome;
     }
     if (expectation->second != "xfail") {
-      fail(testcase.GetLineNum(), "property polydev_expectation = '" + expectation->second +
+      fail(testcase.GetLineNum(), "property polydev_expectation = '" + quoted(expectation->second) +
                                       "'; the report knows 'xfail'");
     }
     if (body != properties.end()) {
       if (body->second == "failed") return Outcome::xfail;
       if (body->second == "passed") return Outcome::xpass;
-      fail(testcase.GetLineNum(), "property polydev_expectation_result = '" + body->second +
+      fail(testcase.GetLineNum(), "property polydev_expectation_result = '" + quoted(body->second) +
                                       "'; expected 'failed' or 'passed'");
     }
     // polydev's fixtures intercept the expected failure and report the test skipped. A failure
@@ -186,22 +211,44 @@ std::vector<CaseResult> parse_gtest_xml(std::string_view xml, const std::string&
     const std::string text = document.ErrorStr() ? document.ErrorStr() : "";
     const auto line = text.find("Line number=");
     const auto detail = line == std::string::npos ? line : text.find(": ", line);
-    if (detail != std::string::npos) problem += " at " + text.substr(detail + 2);
+    if (detail != std::string::npos) problem += " at " + quoted(text.substr(detail + 2));
     // An empty document has no line; it starts at line 1 all the same.
     reader.fail(std::max(1, document.ErrorLineNum()), problem);
   }
   const XMLElement* root = document.RootElement();
   if (!root) reader.fail(1, "no XML element; expected a GoogleTest report (<testsuites>)");
+  // tinyxml2 reads a document with several top-level elements, or with text beside the root,
+  // without complaint. XML allows one root: a second <testsuites> (two reports concatenated) or
+  // a stray <testcase> after the first would be results silently dropped.
+  for (const XMLNode* node = document.FirstChild(); node; node = node->NextSibling()) {
+    if (node == root) continue;
+    if (const XMLElement* element = node->ToElement()) {
+      reader.fail(element->GetLineNum(), "<" + quoted(element->Name()) +
+                                             "> after the root element <" + quoted(root->Name()) +
+                                             "> (line " + std::to_string(root->GetLineNum()) +
+                                             "); a report has one root element");
+    }
+    if (node->ToText()) {
+      reader.fail(node->GetLineNum(), "text '" + quoted(node->Value()) +
+                                          "' outside the root element; a report has nothing "
+                                          "but its root element and comments");
+    }
+  }
   if (std::strcmp(root->Name(), "testsuites") != 0) {
-    reader.fail(root->GetLineNum(), std::string("root element <") + root->Name() +
-                                        ">; a GoogleTest XML report (--gtest_output=xml) has "
-                                        "<testsuites>");
+    std::string problem = "root element <" + quoted(root->Name()) +
+                          ">; a GoogleTest XML report (--gtest_output=xml) has <testsuites>";
+    if (std::strcmp(root->Name(), "testsuite") == 0) {
+      problem +=
+          " (a <testsuite> root is a JUnit file such as CTest's --output-junit, which is "
+          "not read: give each test binary's --gtest_output=xml file)";
+    }
+    reader.fail(root->GetLineNum(), problem);
   }
   std::vector<CaseResult> results;
   for (const XMLElement* suite = root->FirstChildElement(); suite;
        suite = suite->NextSiblingElement()) {
     if (std::strcmp(suite->Name(), "testsuite") != 0) {
-      reader.fail(suite->GetLineNum(), std::string("unexpected <") + suite->Name() +
+      reader.fail(suite->GetLineNum(), "unexpected <" + quoted(suite->Name()) +
                                            "> in <testsuites>; expected <testsuite>");
     }
     if (!suite->Attribute("name")) reader.fail(suite->GetLineNum(), "<testsuite> without a 'name'");
@@ -209,10 +256,14 @@ std::vector<CaseResult> parse_gtest_xml(std::string_view xml, const std::string&
     for (const XMLElement* element = suite->FirstChildElement(); element;
          element = element->NextSiblingElement()) {
       // GoogleTest puts a suite's own properties (RecordProperty in SetUpTestSuite) beside its
-      // test cases.
-      if (std::strcmp(element->Name(), "properties") == 0) continue;
+      // test cases; JUnit writers put the suite's captured output there. Neither is a result.
+      if (std::strcmp(element->Name(), "properties") == 0 ||
+          std::strcmp(element->Name(), "system-out") == 0 ||
+          std::strcmp(element->Name(), "system-err") == 0) {
+        continue;
+      }
       if (std::strcmp(element->Name(), "testcase") != 0) {
-        reader.fail(element->GetLineNum(), std::string("unexpected <") + element->Name() +
+        reader.fail(element->GetLineNum(), "unexpected <" + quoted(element->Name()) +
                                                "> in <testsuite>; expected <testcase>");
       }
       results.push_back(reader.testcase(*element, suite_name));

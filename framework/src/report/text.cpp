@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "printable.hpp"
 #include "render.hpp"
 
 namespace polydev::report {
@@ -11,6 +12,10 @@ namespace polydev::report {
 namespace {
 
 constexpr std::size_t kReasonsShown = 2;  // per flagged test
+
+// Everything a report holds (names, keys, drivers, messages) is shown with its control
+// characters and ill-formed UTF-8 escaped: a report is a file anyone may have written.
+std::string shown(const std::string& text) { return detail::printable(text, 256); }
 
 const char* symbol(Outcome outcome) {
   switch (outcome) {
@@ -52,7 +57,7 @@ std::string indent(const std::string& text, const std::string& prefix) {
 std::string column_label(const Matrix& matrix, std::size_t index) {
   const Column& column = matrix.columns[index];
   const std::string header = header_of(matrix, index);
-  return column.kind == ColumnKind::device ? header + " " + column.id : header;
+  return column.kind == ColumnKind::device ? header + " " + shown(column.id) : header;
 }
 
 }  // namespace
@@ -65,7 +70,7 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
 
   out << "\ncolumns:\n";
   std::size_t key_width = 0;
-  for (const Column& column : matrix.columns) key_width = std::max(key_width, column.id.size());
+  for (const Column& column : matrix.columns) key_width = std::max(key_width, shown(column.id).size());
   for (std::size_t i = 0; i < matrix.columns.size(); ++i) {
     const Column& column = matrix.columns[i];
     out << "  " << pad(header_of(matrix, i), 6);
@@ -75,16 +80,17 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
       out << "no device: the suite's placeholder (no_opencl_device, no_cuda_device: skip; "
              "*_selector_error,\n        polydev_require_devices_error: fail)\n";
     } else {
-      out << pad(column.id, key_width) << "  " << (column.name.empty() ? "?" : column.name);
-      std::string details = column.platform;
-      if (!column.driver.empty()) details += (details.empty() ? "" : ", ") + column.driver;
+      out << pad(shown(column.id), key_width) << "  "
+          << (column.name.empty() ? "?" : shown(column.name));
+      std::string details = shown(column.platform);
+      if (!column.driver.empty()) details += (details.empty() ? "" : ", ") + shown(column.driver);
       if (!details.empty()) out << " (" << details << ")";
       out << '\n';
     }
   }
 
   std::size_t name_width = 4;
-  for (const Row& row : matrix.rows) name_width = std::max(name_width, row.test.size());
+  for (const Row& row : matrix.rows) name_width = std::max(name_width, shown(row.test).size());
   std::vector<std::size_t> widths;
   std::string header = pad("test", name_width);
   out << '\n';
@@ -95,7 +101,7 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
   header.erase(header.find_last_not_of(' ') + 1);
   out << header << '\n';
   for (const Row& row : matrix.rows) {
-    std::string line = pad(row.test, name_width);
+    std::string line = pad(shown(row.test), name_width);
     for (std::size_t i = 0; i < matrix.columns.size(); ++i) {
       const auto cell = row.cells.find(i);
       std::string text = ".";
@@ -126,9 +132,10 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
         if (result.outcome != Outcome::fail && result.outcome != Outcome::xpass) continue;
         if (!heading) out << "\nfailures and unexpected passes:\n";
         heading = true;
-        out << "  " << symbol(result.outcome) << ' ' << row.test << " on "
-            << column_label(matrix, index) << " (" << result.file << ':' << result.line << ")\n";
-        std::string message = readable_message(result.message);
+        out << "  " << symbol(result.outcome) << ' ' << shown(row.test) << " on "
+            << column_label(matrix, index) << " (" << shown(result.file) << ':' << result.line
+            << ")\n";
+        std::string message = detail::printable_text(readable_message(result.message));
         if (message.empty() && result.outcome == Outcome::xpass) message = kUnexpectedPass;
         out << indent(message, "      ");
       }
@@ -140,13 +147,13 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
     if (!row.skipped_everywhere && !row.ran_on_no_device) continue;
     if (!heading) out << "\nflagged:\n";
     heading = true;
-    out << "  " << row.test << ": "
+    out << "  " << shown(row.test) << ": "
         << (row.skipped_everywhere ? "skipped on every device" : "ran on no device") << '\n';
     // Reasons usually name the device, so there may be one per device; a few tell the story.
     std::set<std::string> reasons;
     for (const auto& [index, cell] : row.cells) {
       for (const CaseResult& result : cell.results) {
-        const std::string reason = readable_message(result.message);
+        const std::string reason = detail::printable_text(readable_message(result.message));
         if (reason.empty() || !reasons.insert(reason).second) continue;
         if (reasons.size() <= kReasonsShown) out << indent(reason, "      ");
       }

@@ -1,0 +1,87 @@
+// The argument rules shared by every `polydev` command, and writing an output file.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "commands.hpp"
+
+namespace polydev::tool {
+
+std::optional<std::string> ParsedArguments::value(const std::string& option) const {
+  const auto found = values.find(option);
+  if (found == values.end()) return std::nullopt;
+  return found->second;
+}
+
+ParsedArguments parse_arguments(const Arguments& arguments, const CommandSyntax& syntax) {
+  ParsedArguments parsed;
+  const auto fail = [&](const std::string& message) { throw usage_failure(message, syntax.usage); };
+  // Help first: `polydev report --bogus --help` shows the usage that explains --bogus.
+  for (const std::string& argument : arguments) {
+    if (argument == "--") break;
+    if (argument == "--help" || argument == "-h") {
+      parsed.help = true;
+      return parsed;
+    }
+  }
+  bool options_ended = false;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& argument = arguments[i];
+    if (options_ended || argument.size() < 2 || argument[0] != '-') {
+      if (parsed.positionals.size() == syntax.max_positionals) {
+        fail(syntax.max_positionals == 0 ? "unexpected argument '" + argument + "'"
+                                         : "too many arguments: '" + argument + "'");
+      }
+      parsed.positionals.push_back(argument);
+      continue;
+    }
+    if (argument == "--") {
+      options_ended = true;
+      continue;
+    }
+    const std::size_t equals = argument.find('=');
+    const std::string name = argument.substr(0, equals);
+    const Option* option = nullptr;
+    for (const Option& candidate : syntax.options) {
+      if (name == candidate.name) option = &candidate;
+    }
+    if (!option) fail("unknown option '" + argument + "'");
+    if (parsed.has(name)) fail(name + " given twice; give it once");
+    std::string value;
+    if (!option->value) {
+      if (equals != std::string::npos) fail(name + " takes no value, got '" + argument + "'");
+    } else if (equals != std::string::npos) {
+      value = argument.substr(equals + 1);
+    } else if (i + 1 < arguments.size()) {
+      value = arguments[++i];
+    } else {
+      fail(name + " needs " + option->value);
+    }
+    if (option->value && value.empty()) fail(name + " needs " + option->value + ", got ''");
+    parsed.values.emplace(name, value);
+  }
+  return parsed;
+}
+
+std::optional<std::string> write_file(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+  if (fd < 0) return std::string(std::strerror(errno));
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t count = ::write(fd, text.data() + written, text.size() - written);
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0) {
+      const int error = errno;
+      ::close(fd);
+      return std::string(std::strerror(error));
+    }
+    written += static_cast<std::size_t>(count);
+  }
+  // A file system may report a failed write only when the file is closed (NFS, a full quota).
+  if (::close(fd) != 0 && errno != EINTR) return std::string(std::strerror(errno));
+  return std::nullopt;
+}
+
+}  // namespace polydev::tool
