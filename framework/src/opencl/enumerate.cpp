@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/system.hpp"
@@ -124,6 +125,14 @@ DeviceInfo describe_device(const cl::Device& device, std::size_t index) {
   return info;
 }
 
+// How many devices a platform has, asked without making cl::Device objects (each of which would
+// parse the platform's version).
+cl_uint raw_device_count(const cl::Platform& platform) {
+  cl_uint count = 0;
+  if (clGetDeviceIDs(platform(), CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS) return 0;
+  return count;
+}
+
 }  // namespace
 
 System System::enumerate_now() {
@@ -153,6 +162,16 @@ System System::enumerate_now() {
     info.vendor = string_info(platform, CL_PLATFORM_VENDOR);
     info.version = string_info(platform, CL_PLATFORM_VERSION);
     std::vector<cl::Device> devices;
+    if (const auto problem = bindings_version_problem(platform())) {
+      const cl_uint count = raw_device_count(platform);
+      info.devices_error = *problem + "; its " + std::to_string(count) + " device" +
+                           (count == 1 ? " is" : "s are") +
+                           " left out: the OpenCL C++ bindings cannot use a platform whose "
+                           "version they cannot read";
+      inventory.platforms.push_back(std::move(info));
+      system.devices_.push_back(std::move(devices));
+      continue;
+    }
     const cl_int device_status = platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
     // The C++ bindings turn CL_DEVICE_NOT_FOUND into success with an empty list.
     if (device_status == CL_DEVICE_NOT_FOUND || (device_status == CL_SUCCESS && devices.empty())) {

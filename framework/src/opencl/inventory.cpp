@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "polydev/key.hpp"
 
@@ -30,7 +31,66 @@ std::string device_word(const std::string& platform_word, const std::string& dev
   return shorten_slug(word, 48);
 }
 
+// A driver's string in a message: short, on one line, and printable whatever its bytes are.
+std::string quoted_prefix(std::string_view text) {
+  constexpr std::size_t shown = 60;
+  static const char hex[] = "0123456789abcdef";
+  std::string quoted = "'";
+  for (const char c : text.substr(0, shown)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f && c != '\\' && c != '\'') {
+      quoted += c;
+    } else {
+      quoted += {'\\', 'x', hex[byte >> 4], hex[byte & 0xf]};
+    }
+  }
+  quoted += "'";
+  if (text.size() > shown) quoted += " (" + std::to_string(text.size()) + " bytes, cut)";
+  return quoted;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Digits at `at`: how many, so that the caller can check the bounds the bindings do not.
+std::size_t digits_at(std::string_view text, std::size_t at) {
+  std::size_t n = 0;
+  while (at + n < text.size() && is_digit(text[at + n])) ++n;
+  return n;
+}
+
 }  // namespace
+
+std::optional<std::string> platform_version_problem(std::string_view version) {
+  version = version.substr(0, version.find('\0'));
+  const auto problem = [&](const std::string& what) -> std::optional<std::string> {
+    return quoted_prefix(version) + " is not 'OpenCL <major>.<minor> <platform-specific " +
+           "information>' (" + what + ")";
+  };
+  constexpr std::string_view prefix = "OpenCL ";
+  if (version.substr(0, prefix.size()) != prefix) {
+    return problem(version.empty() ? "it is empty" : "it does not start with 'OpenCL '");
+  }
+  // The bindings shift the major number by 16 bits into a 32-bit value: four digits keep both
+  // numbers in range, and no OpenCL version needs more.
+  constexpr std::size_t most_digits = 4;
+  const std::size_t major = digits_at(version, prefix.size());
+  if (major == 0 || major > most_digits) {
+    return problem("no major version of 1 to 4 digits after 'OpenCL '");
+  }
+  const std::size_t dot = prefix.size() + major;
+  if (dot >= version.size() || version[dot] != '.') {
+    return problem("no '.' after the major version");
+  }
+  const std::size_t minor = digits_at(version, dot + 1);
+  if (minor == 0 || minor > most_digits) {
+    return problem("no minor version of 1 to 4 digits after the '.'");
+  }
+  const std::size_t after = dot + 1 + minor;
+  if (after < version.size() && version[after] != ' ') {
+    return problem("the minor version is followed by neither a space nor the end");
+  }
+  return std::nullopt;
+}
 
 void assign_keys(Inventory& inventory) {
   std::map<std::string, int> uses;

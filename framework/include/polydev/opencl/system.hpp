@@ -6,6 +6,8 @@
 
 #include <CL/opencl.hpp>
 #include <cstddef>
+#include <optional>
+#include <string>
 
 #include "polydev/opencl/inventory.hpp"
 
@@ -45,6 +47,21 @@ namespace polydev::opencl {
 /// first-argument caches. Warnings of the selection are printed on stderr.
 /// @throws polydev::selection_error, polydev::backend_error
 cl::Context create_some_context();
+
+/// Why the OpenCL C++ bindings must not be handed `platform` or its devices: its
+/// `CL_PLATFORM_VERSION`, read byte for byte as they read it, cannot be read or fails
+/// `platform_version_problem`; `nullopt` when the bindings can use it. Enumeration leaves out the
+/// devices of such a platform, and reports this as the platform's `devices_error`.
+std::optional<std::string> bindings_version_problem(cl_platform_id platform);
+
+/// A queue on `device` in `context` with `properties`, made through the C API that the platform's
+/// version calls for (`clCreateCommandQueueWithProperties` from OpenCL 2.0 on), as the bindings'
+/// `cl::CommandQueue` constructors choose it, but with the version read safely. It takes the
+/// device's handle (`device()` of a `cl::Device`), so that no `cl::Device` need exist.
+/// @throws polydev::error when the platform's version is malformed (with the reason),
+/// polydev::backend_error or polydev::out_of_memory when the driver refuses the queue
+cl::CommandQueue create_queue(const cl::Context& context, cl_device_id device,
+                              cl_command_queue_properties properties = 0);
 
 /// A new context on `device` alone, after clearing the first-argument caches (PyOpenCL's
 /// `ctx_factory()`). @throws polydev::backend_error, polydev::out_of_memory
