@@ -79,6 +79,27 @@ std::string selection_mark(const std::vector<Item>& selected,
                                  : std::string("[ skip ]");
 }
 
+std::string opencl_left_out(const Overview& overview, const opencl::DeviceInfo& device) {
+  if (const auto left_out = detail::devices_selector_left_out(overview, "opencl", device.key)) {
+    return *left_out;
+  }
+  return overview.opencl_error.empty() ? "not named by " + selector_text(overview)
+                                       : std::string("the selector is invalid");
+}
+
+std::string cuda_setting_text(const Overview& overview) {
+  const auto setting = cuda::effective_setting(overview.cuda_sources);
+  return setting ? setting->source + "='" + setting->value + "'" : "CUDA_DEVICE unset";
+}
+
+// After "not selected": ": <reason>" or " by <setting>", as the table has always written it.
+std::string cuda_left_out(const Overview& overview, const cuda::DeviceInfo& device) {
+  if (const auto left_out = detail::devices_selector_left_out(overview, "cuda", device.key)) {
+    return ": " + *left_out;
+  }
+  return " by " + cuda_setting_text(overview);
+}
+
 void write_opencl_table(const Overview& overview, std::ostringstream& out) {
   const opencl::Inventory& inventory = overview.opencl;
   out << "OpenCL: ";
@@ -106,13 +127,7 @@ void write_opencl_table(const Overview& overview, std::ostringstream& out) {
           << "' " << device.type << ", " << device.version << ", driver " << device.driver_version
           << ", " << device.compute_units << " CUs, " << mebibytes(device.global_memory_bytes)
           << (device.fp64 ? ", fp64" : "") << "\n             key " << device.key;
-      if (it == selected.end()) {
-        const auto left_out = detail::devices_selector_left_out(overview, "opencl", device.key);
-        out << "; not selected: "
-            << (left_out                        ? *left_out
-                : overview.opencl_error.empty() ? "not named by " + selector_text(overview)
-                                                : std::string("the selector is invalid"));
-      }
+      if (it == selected.end()) out << "; not selected: " << opencl_left_out(overview, device);
       out << '\n';
     }
   }
@@ -120,9 +135,7 @@ void write_opencl_table(const Overview& overview, std::ostringstream& out) {
 
 void write_cuda_table(const Overview& overview, std::ostringstream& out) {
   const cuda::Inventory& inventory = overview.cuda;
-  const auto setting = cuda::effective_setting(overview.cuda_sources);
-  const std::string setting_text =
-      setting ? setting->source + "='" + setting->value + "'" : "CUDA_DEVICE unset";
+  const std::string setting_text = cuda_setting_text(overview);
   out << "CUDA: ";
   if (!inventory.available) {
     out << "unavailable: " << inventory.reason;
@@ -142,15 +155,45 @@ void write_cuda_table(const Overview& overview, std::ostringstream& out) {
         << "' sm_" << device.compute_capability_major << device.compute_capability_minor << ", "
         << device.multiprocessors << " SMs, " << mebibytes(device.total_memory_bytes) << ", "
         << device.pci_bus_id << ", " << device.uuid << "\n             key " << device.key;
-    if (it == selected.end()) {
-      const auto left_out = detail::devices_selector_left_out(overview, "cuda", device.key);
-      out << (left_out ? "; not selected: " + *left_out : "; not selected by " + setting_text);
-    }
+    if (it == selected.end()) out << "; not selected" << cuda_left_out(overview, device);
     out << '\n';
   }
 }
 
 }  // namespace
+
+DeviceStanding device_standing(const Overview& overview, const std::string& key) {
+  DeviceStanding standing;
+  for (const opencl::PlatformInfo& platform : overview.opencl.platforms) {
+    for (const opencl::DeviceInfo& device : platform.devices) {
+      if (device.key != key) continue;
+      standing.backend = "opencl";
+      const opencl::DevicePosition position{platform.index, device.index};
+      const auto& selected = overview.opencl_selection ? overview.opencl_selection->devices
+                                                       : std::vector<opencl::DevicePosition>{};
+      standing.selected = std::find(selected.begin(), selected.end(), position) != selected.end();
+      if (!standing.selected) standing.left_out = opencl_left_out(overview, device);
+      return standing;
+    }
+  }
+  for (const cuda::DeviceInfo& device : overview.cuda.devices) {
+    if (device.key != key) continue;
+    standing.backend = "cuda";
+    const auto& selected =
+        overview.cuda_selection ? overview.cuda_selection->ordinals : std::vector<int>{};
+    standing.selected =
+        std::find(selected.begin(), selected.end(), device.ordinal) != selected.end();
+    if (!standing.selected) {
+      const auto left_out = detail::devices_selector_left_out(overview, "cuda", device.key);
+      standing.left_out = left_out ? *left_out
+                          : overview.cuda_error.empty()
+                              ? "not named by " + cuda_setting_text(overview)
+                              : std::string("the selector is invalid");
+    }
+    return standing;
+  }
+  return standing;
+}
 
 std::string format_table(const Overview& overview) {
   std::ostringstream out;

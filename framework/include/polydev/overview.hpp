@@ -56,6 +56,18 @@ Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyop
 /// The overview of this process: the live inventories and the real environment.
 const Overview& system_overview();
 
+/// Where one device stands in an overview: whether the inventory has it, whether the selection
+/// runs it, and if not, why (the words of the device table, e.g. "not named by
+/// PYOPENCL_TEST='portable:basic'", or what `POLYDEV_DEVICES` decided).
+struct DeviceStanding {
+  std::string backend;    ///< "opencl" or "cuda"; empty when no device has the key
+  bool selected = false;  ///< the selection runs it
+  std::string left_out;   ///< why it is not selected (empty when it is, or does not exist)
+};
+
+/// The standing of the device whose stable key is `key` (pure).
+DeviceStanding device_standing(const Overview& overview, const std::string& key);
+
 /// A table of every platform and device, each marked selected or not, with the reason.
 std::string format_table(const Overview& overview);
 
