@@ -5,6 +5,7 @@
 #include "commands.hpp"
 
 #if defined(POLYDEV_TOOL_WITH_REPORT)
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -109,7 +110,13 @@ int report_command(const Arguments& arguments) {
     std::cerr << "polydev report: no test results in the given files; nothing was tested\n";
     return 1;
   }
-  const bool failed = matrix.count(report::Outcome::fail) > 0 ||
+  // An unexpected pass that GoogleTest reported as a failure (a strict xfail entry failed it) is
+  // a failure of the run: the report does not turn it into a pass, with or without --strict.
+  const bool failed_xpass =
+      std::any_of(results.begin(), results.end(), [](const report::CaseResult& result) {
+        return result.outcome == report::Outcome::xpass && result.run_failed;
+      });
+  const bool failed = matrix.count(report::Outcome::fail) > 0 || failed_xpass ||
                       (strict && matrix.count(report::Outcome::xpass) > 0);
   return failed ? 1 : 0;
 }

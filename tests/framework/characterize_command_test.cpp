@@ -191,7 +191,10 @@ TEST(CharacterizeCommandErrors, BadUsageExitsWithTwo) {
   };
   for (const Case& bad :
        std::vector<Case>{{{"--verbose"}, "unknown option '--verbose'"},
-                         {{"a", "b"}, "one device key at most, got 'a' and 'b'"}}) {
+                         {{"a", "b"}, "one device key at most, got 'a' and 'b'"},
+                         {{"--json", "--json"}, "--json given twice"},
+                         {{"--json=no"}, "--json takes no value"},
+                         {{"a", "--", "-b"}, "one device key at most, got 'a' and '-b'"}}) {
     const ProcessResult result = characterize(bad.arguments);
     EXPECT_EQ(result.exit_code, 2) << result.output;
     EXPECT_THAT(result.output, HasSubstr(bad.message));
@@ -205,6 +208,13 @@ TEST(CharacterizeCommandErrors, InvalidSelectorExitsWithTwoAndPrintsNoResult) {
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_THAT(result.output, HasSubstr("PYOPENCL_TEST entry 1 'no-such-platform'"));
   EXPECT_THAT(result.output, Not(HasSubstr("\"key\"")));
+}
+
+TEST(CharacterizeCommandErrors, AnUnknownKeyIsQuotedWithoutControlCharacters) {
+  const ProcessResult result = characterize({"opencl\x1b[2J"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("no device has the key 'opencl\\x1b[2J'"));
+  EXPECT_EQ(result.output.find('\x1b'), std::string::npos);
 }
 
 TEST(CharacterizeCommandErrors, HelpIsNotAnError) {

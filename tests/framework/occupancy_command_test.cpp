@@ -78,7 +78,10 @@ TEST(OccupancyCommand, BadArgumentsExitWithTwoAndSayWhy) {
       {{"--threads", "32", "--cc", "nine"}, "'nine' is not of the form MAJOR.MINOR"},
       {{"--threads", "32", "--cc", "9.0", "--device", "cuda_x"}, "either --device or --cc"},
       {{"--threads", "32", "--cc", "9.0", "--verbose"}, "unknown option '--verbose'"},
-      {{"--threads", "32", "--cc", "9.0", "--json=yes"}, "unknown option '--json=yes'"},
+      {{"--threads", "32", "--cc", "9.0", "--json=yes"}, "--json takes no value, got '--json=yes'"},
+      {{"--threads", "32", "--regs", "8", "--regs=16", "--cc", "9.0"}, "--regs given twice"},
+      {{"--threads=", "--cc", "9.0"}, "--threads needs a value, got ''"},
+      {{"--threads", "32", "--cc", "9.0", "--", "extra"}, "unexpected argument 'extra'"},
   };
   for (const Case& bad : cases) {
     const ProcessResult result = occupancy(bad.arguments);

@@ -131,6 +131,49 @@ TEST(JsonWriter, KeepsNulAndUtf8) {
   EXPECT_EQ(json.text(), "\"a\\u0000b\"\"\xc3\xa9\"");
 }
 
+// U+FFFD as the document holds it.
+const std::string kReplacement = "\xef\xbf\xbd";
+
+TEST(JsonWriter, ReplacesIllFormedUtf8) {
+  const auto written = [](const std::string& text) {
+    JsonWriter json;
+    json.value(text);
+    return json.text();
+  };
+  EXPECT_EQ(written("a\xff"
+                    "b"),
+            "\"a" + kReplacement + "b\"");
+  EXPECT_EQ(written("\x80"), "\"" + kReplacement + "\"") << "a stray continuation byte";
+  EXPECT_EQ(written("cut \xe2\x82"), "\"cut " + kReplacement + "\"")
+      << "one per truncated sequence";
+  EXPECT_EQ(written("\xf0\x9f\x98"
+                    "x"),
+            "\"" + kReplacement + "x\"");
+  EXPECT_EQ(written("\xc0\xaf"), "\"" + kReplacement + kReplacement + "\"") << "overlong";
+  EXPECT_EQ(written("\xe0\x80\xaf"), "\"" + kReplacement + kReplacement + kReplacement + "\"");
+  EXPECT_EQ(written("\xed\xa0\x80"), "\"" + kReplacement + kReplacement + kReplacement + "\"")
+      << "a surrogate";
+  EXPECT_EQ(written("\xf4\x90\x80\x80"),
+            "\"" + kReplacement + kReplacement + kReplacement + kReplacement + "\"")
+      << "above U+10FFFF";
+  EXPECT_EQ(written("\xe6\x97\xa5\xf0\x9f\x98\x80"), "\"\xe6\x97\xa5\xf0\x9f\x98\x80\"")
+      << "well-formed text stays";
+}
+
+TEST(JsonWriter, EscapesDeleteAndC1Controls) {
+  JsonWriter json;
+  json.value(
+      "del\x7f csi\xc2\x9b"
+      "2J");
+  EXPECT_EQ(json.text(), "\"del\\u007f csi\\u009b2J\"");
+}
+
+TEST(JsonWriter, KeysAreMadeValidUtf8Too) {
+  JsonWriter json;
+  json.begin_object().key("k\xff").value(true).end_object();
+  EXPECT_EQ(json.text(), "{\"k" + kReplacement + "\": true}");
+}
+
 TEST(JsonWriter, PlacesCommasInNestedContainers) {
   JsonWriter json;
   json.begin_array()

@@ -2,6 +2,8 @@
 // (two device shards merged), and on files written here for each exit status and each bad input.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <optional>
@@ -95,6 +97,114 @@ TEST(ReportCommand, ADirectoryIsNotAReport) {
                                        "': a directory; expected GoogleTest XML files"));
 }
 
+TEST(ReportCommand, AMissingFileSaysSo) {
+  const std::string missing = temp_path("missing.xml");
+  const ProcessResult result = report({missing});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.output,
+              HasSubstr("polydev report: cannot read '" + missing + "': no such file"));
+}
+
+// Special files are named for what they are instead of read: a FIFO would block forever, a
+// device such as /dev/zero would never end.
+TEST(ReportCommand, OnlyRegularFilesAreRead) {
+  const std::string fifo = temp_path("fifo.xml");
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const ProcessResult from_fifo = report({fifo});
+  EXPECT_EQ(from_fifo.exit_code, 2) << from_fifo.output;
+  EXPECT_THAT(from_fifo.output,
+              HasSubstr("polydev report: cannot read '" + fifo + "': a FIFO, not a regular file"));
+  ::unlink(fifo.c_str());
+
+  const ProcessResult from_device = report({"/dev/zero"});
+  EXPECT_EQ(from_device.exit_code, 2) << from_device.output;
+  EXPECT_THAT(from_device.output, HasSubstr("polydev report: cannot read '/dev/zero': a character "
+                                            "device, not a regular file"));
+}
+
+TEST(ReportCommand, AFileAboveTheSizeLimitIsNotRead) {
+  const std::string huge = temp_path("huge.xml");
+  {
+    std::ofstream file(huge, std::ios::trunc);
+    file << "<testsuites>";
+  }
+  ASSERT_EQ(::truncate(huge.c_str(), 64 * 1024 * 1024 + 1), 0);  // sparse: no disk used
+  const ProcessResult result = report({huge});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("polydev report: cannot read '" + huge +
+                                       "': larger than the limit of 67108864 bytes"));
+  ::unlink(huge.c_str());
+}
+
+// A second report after the first one's root, or an element the reader does not know inside a
+// test case, may hold failures: the report is refused (status 2), never read as a pass.
+TEST(ReportCommand, ContentOutsideTheRootOrUnknownInATestCaseIsNoReport) {
+  // Two reports concatenated, the second without its XML declaration (which only the start of a
+  // document may have, so tinyxml2 refuses one there itself).
+  const std::string second = one_test("<failure message=\"bad\"/>");
+  const std::string concatenated =
+      write("two.xml", one_test("") + second.substr(second.find('\n') + 1));
+  const ProcessResult two = report({concatenated});
+  EXPECT_EQ(two.exit_code, 2) << two.output;
+  EXPECT_THAT(two.output,
+              HasSubstr("polydev report: " + concatenated +
+                        ":7: <testsuites> after the root element <testsuites> (line 2)"));
+  const std::string capital = write("capital.xml", one_test("<Failure message=\"bad\"/>"));
+  const ProcessResult unknown = report({capital});
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_THAT(unknown.output,
+              HasSubstr("polydev report: " + capital + ":4: unexpected <Failure> in <testcase>"));
+  EXPECT_THAT(unknown.output, Not(HasSubstr("0 FAIL")));
+}
+
+// Whether `text` is well-formed UTF-8, by the definition of RFC 3629 (code points decoded, then
+// overlong forms, surrogates and values above U+10FFFF refused).
+bool is_utf8(const std::string& text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const std::size_t length = byte < 0x80       ? 1
+                               : byte >> 5 == 6  ? 2
+                               : byte >> 4 == 14 ? 3
+                               : byte >> 3 == 30 ? 4
+                                                 : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    unsigned long code = length == 1 ? byte : byte & (0x7fu >> length);
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if (next >> 6 != 2) return false;
+      code = code << 6 | (next & 0x3fu);
+    }
+    const unsigned long smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < smallest[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+      return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+TEST(ReportCommand, JsonIsValidUtf8WhateverBytesTheReportHolds) {
+  const std::string name = "T\x1b[31m\xff\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82";
+  const std::string xml = "<testsuites>\n<testsuite name=\"S\">\n<testcase name=\"" + name +
+                          "\"><failure message=\"&#27;]0;x&#7; \xfe\"/></testcase>\n"
+                          "</testsuite>\n</testsuites>\n";
+  ASSERT_FALSE(is_utf8(xml));
+  const std::string path = write("hostile.xml", xml);
+  const ProcessResult json = report({"--json", path});
+  EXPECT_EQ(json.exit_code, 1) << json.output;
+  EXPECT_TRUE(is_utf8(json.output)) << json.output;
+  EXPECT_THAT(json.output, HasSubstr("\"name\": \"S.T\\u001b[31m\xef\xbf\xbd"));
+  EXPECT_THAT(json.output, HasSubstr("\"message\": \"\\u001b]0;x\\u0007 \xef\xbf\xbd\""));
+
+  const ProcessResult text = report({path});
+  EXPECT_EQ(text.exit_code, 1) << text.output;
+  EXPECT_EQ(text.output.find('\x1b'), std::string::npos) << "a raw ESC reached the terminal";
+  EXPECT_EQ(text.output.find('\x07'), std::string::npos);
+  EXPECT_TRUE(is_utf8(text.output)) << text.output;
+  EXPECT_THAT(text.output, HasSubstr("S.T\\x1b[31m\\xff\\xc0\\xaf"));
+}
+
 TEST(ReportCommand, MalformedXmlNamesFileAndLine) {
   const std::string path = write(
       "broken.xml", "<testsuites>\n<testsuite name=\"S\">\n<testcase name=\"a\">\n</testsuites>\n");
@@ -130,6 +240,19 @@ TEST(ReportCommand, UnexpectedPassFailsOnlyInStrictMode) {
   EXPECT_EQ(lenient.exit_code, 0) << lenient.output;
   EXPECT_THAT(lenient.output, HasSubstr("XPASS OpenCL/S.T"));
   EXPECT_EQ(report({"--strict", path}).exit_code, 1);
+}
+
+// polydev's fixture fails an unexpected pass of a strict xfail entry and records that the body
+// passed: the report shows XPASS, and the run's failure stays a failure without --strict.
+TEST(ReportCommand, AnUnexpectedPassThatFailedTheRunFailsTheReport) {
+  const std::string path = write(
+      "strict.xml",
+      one_test("<failure message=\"unexpected pass of an xfail entry: remove polydev.yaml:3\"/>",
+               kXfail + "<property name=\"polydev_expectation_result\" value=\"passed\"/>"));
+  const ProcessResult result = report({path});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("XPASS OpenCL/S.T"));
+  EXPECT_THAT(result.output, HasSubstr("unexpected pass of an xfail entry: remove polydev.yaml:3"));
 }
 
 TEST(ReportCommand, NoResultsAtAllIsAFailure) {

@@ -165,6 +165,11 @@ TEST(ReportParse, ExpectationsMakeXfailAndXpass) {
   EXPECT_EQ(results[2].message, "expected failure: ...");
   EXPECT_EQ(results[3].outcome, Outcome::xpass);
   EXPECT_EQ(results[4].outcome, Outcome::xfail);
+  // What GoogleTest itself said stays known: the strict XPASS failed the run.
+  EXPECT_TRUE(results[0].run_failed);
+  EXPECT_FALSE(results[1].run_failed);
+  EXPECT_TRUE(results[3].run_failed);
+  EXPECT_FALSE(results[4].run_failed);
 }
 
 // Every way the input can be wrong, with the line the error names and what it says.
@@ -227,6 +232,96 @@ TEST(ReportParse, BadInputIsAnErrorWithFileAndLine) {
       EXPECT_THAT(error.what(),
                   HasSubstr("results/shard1.xml:" + std::to_string(bad.line) + ": " + bad.message));
     }
+  }
+}
+
+// What is outside the first root element, or unknown inside a test case, may be results: it is
+// an error, never dropped (a dropped failure would make the report pass).
+TEST(ReportParse, ContentTheReportDoesNotUnderstandIsAnErrorWithItsLine) {
+  struct Case {
+    std::string xml;
+    int line;
+    std::string message;
+  };
+  const std::string first =
+      "<testsuites>\n<testsuite name=\"S\">\n<testcase name=\"a\"/>\n"
+      "</testsuite>\n</testsuites>\n";
+  const std::string head = "<testsuites>\n<testsuite name=\"S\">\n";
+  const std::string tail = "</testsuite>\n</testsuites>\n";
+  const std::vector<Case> cases{
+      {first + "<testsuites>\n<testsuite name=\"S\">\n<testcase name=\"b\">" + failure("boom") +
+           "</testcase>\n" + tail,
+       6,
+       "<testsuites> after the root element <testsuites> (line 1); a report has one root element"},
+      {first + "<testcase name=\"b\">" + failure("boom") + "</testcase>\n", 6,
+       "<testcase> after the root element <testsuites> (line 1)"},
+      {first + "trailing words\n", 6, "malformed XML: XML_ERROR_PARSING_TEXT"},
+      {head + "<testcase name=\"a\">\n<Failure message=\"boom\"/></testcase>\n" + tail, 4,
+       "unexpected <Failure> in <testcase>; GoogleTest writes <failure>, <skipped> and "
+       "<properties> (JUnit also <error>, <system-out>, <system-err>)"},
+      {head + "<testcase name=\"a\"><failur message=\"boom\"/></testcase>\n" + tail, 3,
+       "unexpected <failur> in <testcase>"},
+      {head + "<testcase name=\"a\">\n\n<flakyFailure message=\"boom\"/></testcase>\n" + tail, 5,
+       "unexpected <flakyFailure> in <testcase>"},
+      {"<testsuite name=\"ctest\" tests=\"1\">\n<testcase name=\"t\" status=\"fail\"/>\n"
+       "</testsuite>\n",
+       1,
+       "root element <testsuite>; a GoogleTest XML report (--gtest_output=xml) has <testsuites> "
+       "(a <testsuite> root is a JUnit file such as CTest's --output-junit"},
+  };
+  for (const Case& bad : cases) {
+    try {
+      const auto results = parse_gtest_xml(bad.xml, "r.xml");
+      ADD_FAILURE() << "accepted, " << results.size() << " results:\n" << bad.xml;
+    } catch (const polydev::report::input_error& error) {
+      EXPECT_EQ(error.line(), bad.line) << error.what();
+      EXPECT_THAT(error.what(),
+                  HasSubstr("r.xml:" + std::to_string(bad.line) + ": " + bad.message));
+    }
+  }
+}
+
+TEST(ReportParse, CommentsAndDeclarationsAroundTheRootAreFine) {
+  const std::string xml =
+      "<?xml version=\"1.0\"?>\n<!-- run 3 -->\n<!DOCTYPE testsuites>\n"
+      "<testsuites><testsuite name=\"S\"><testcase name=\"a\"/></testsuite>"
+      "</testsuites>\n<!-- end -->\n";
+  EXPECT_EQ(parse_gtest_xml(xml, "a.xml").size(), 1u);
+}
+
+TEST(ReportParse, JUnitOutputElementsAreNotResults) {
+  const std::string xml = report(
+      suite("S",
+            "<testcase name=\"a\"><system-out>hello</system-out><system-err>oops</system-err>"
+            "</testcase>"
+            "<testcase name=\"b\"><system-out>x</system-out><failure message=\"boom\"/>"
+            "</testcase>"
+            "<system-out>suite output</system-out><system-err/>"));
+  const auto results = parse_gtest_xml(xml, "a.xml");
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].outcome, Outcome::pass);
+  EXPECT_EQ(results[1].outcome, Outcome::fail);
+  EXPECT_EQ(results[1].message, "boom");
+}
+
+TEST(ReportParse, ErrorsQuoteTheReportWithoutControlCharactersAndCutLongValues) {
+  const std::string head = "<testsuites>\n<testsuite name=\"S\">\n";
+  const std::string tail = "</testsuite>\n</testsuites>\n";
+  try {
+    parse_gtest_xml(head + "<testcase name=\"a\" status=\"&#27;[2J\xff\"/>\n" + tail, "a.xml");
+    ADD_FAILURE() << "accepted";
+  } catch (const polydev::report::input_error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("status '\\x1b[2J\\xff' of a <testcase>"));
+    EXPECT_THAT(error.what(), Not(HasSubstr("\x1b")));
+  }
+  try {
+    parse_gtest_xml(
+        head + "<testcase name=\"a\" result=\"" + std::string(100000, 'x') + "\"/>\n" + tail,
+        "a.xml");
+    ADD_FAILURE() << "accepted";
+  } catch (const polydev::report::input_error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("... (100000 bytes)' of a <testcase>"));
+    EXPECT_LT(std::string(error.what()).size(), 600u);
   }
 }
 
@@ -593,6 +688,57 @@ TEST(ReportHtml, EscapesEveryTextFromTheReports) {
   EXPECT_THAT(html, HasSubstr("OpenCL/S&lt;script&gt;.T"));
   EXPECT_THAT(html, HasSubstr("&lt;img onerror=&#39;x&#39;&gt; &amp; &quot;q&quot;"));
   EXPECT_THAT(html, HasSubstr("a&lt;b&gt;.xml"));
+}
+
+// A report holding terminal control sequences and bytes that are not UTF-8, in a test name, a
+// device's properties and a failure message.
+std::string hostile_report() {
+  return report(
+      suite("OpenCL/S\x1b[31m",
+            "<testcase name=\"T\xff/" + std::string(kPthread0) +
+                "\" status=\"run\" result=\"completed\">" +
+                failure("line one&#10;\x1b]0;title\x07 \xc0\xaf \xed\xa0\x80 \xe2\x82") +
+                "<properties><property name=\"polydev_device_key\" value=\"" + kPthread0 +
+                "\"/><property name=\"polydev_device_name\" value=\"GPU\x1b[5m\xc2\x9b\"/>"
+                "<property name=\"polydev_driver\" value=\"\x7f\xf5\"/></properties></testcase>"));
+}
+
+TEST(ReportText, ShowsForeignTextWithoutControlCharacters) {
+  const std::string text = polydev::report::format_text(
+      build_matrix(parse_gtest_xml(hostile_report(), "a\x1b.xml")), {"a\x1b.xml"});
+  for (const char raw : {'\x1b', '\x07', '\x7f', '\r'}) {
+    EXPECT_EQ(text.find(raw), std::string::npos) << "raw byte " << int{raw} << " in:\n" << text;
+  }
+  EXPECT_THAT(text, HasSubstr("OpenCL/S\\x1b[31m.T\\xff"));
+  EXPECT_THAT(text, HasSubstr("GPU\\x1b[5m\\xc2\\x9b"));
+  EXPECT_THAT(text, HasSubstr("\\x7f\\xf5"));
+  EXPECT_THAT(text, HasSubstr("(a\\x1b.xml:"));
+  EXPECT_THAT(text, HasSubstr("line one\n"));
+  EXPECT_THAT(text, HasSubstr("\\x1b]0;title\\x07 \\xc0\\xaf \\xed\\xa0\\x80 \\xe2\\x82"));
+}
+
+TEST(ReportJson, IsValidUtf8WhateverTheReportHolds) {
+  const std::string json = polydev::report::format_json(
+      build_matrix(parse_gtest_xml(hostile_report(), "a\xff.xml")), {"a\xff.xml"});
+  for (std::size_t i = 0; i + 1 < json.size(); ++i) {
+    EXPECT_GE(static_cast<unsigned char>(json[i]), 0x20u) << "a raw control character at " << i;
+  }
+  EXPECT_THAT(json, HasSubstr("\"OpenCL/S\\u001b[31m.T\xef\xbf\xbd\""));
+  EXPECT_THAT(json, HasSubstr("\"name\": \"GPU\\u001b[5m\\u009b\""));
+  EXPECT_THAT(json, HasSubstr("\"driver\": \"\\u007f\xef\xbf\xbd\""));
+  EXPECT_THAT(json, HasSubstr("\"a\xef\xbf\xbd.xml\""));
+  EXPECT_EQ(json.find('\xff'), std::string::npos);
+  EXPECT_EQ(json.find("\xc0\xaf"), std::string::npos);
+  EXPECT_EQ(json.find("\xed\xa0\x80"), std::string::npos);
+}
+
+TEST(ReportHtml, ShowsForeignTextWithoutControlCharacters) {
+  const std::string html = polydev::report::format_html(
+      build_matrix(parse_gtest_xml(hostile_report(), "a.xml")), {"a.xml"});
+  for (const char raw : {'\x1b', '\x07', '\x7f', '\xff', '\xc0'}) {
+    EXPECT_EQ(html.find(raw), std::string::npos) << "raw byte " << int{raw};
+  }
+  EXPECT_THAT(html, HasSubstr("OpenCL/S\\x1b[31m.T\\xff"));
 }
 
 TEST(ReportHtml, NamesTheFilesFolderOnceWhenTheyShareOne) {

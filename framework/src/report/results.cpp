@@ -13,7 +13,6 @@ namespace polydev::report {
 namespace {
 
 using tinyxml2::XMLElement;
-using tinyxml2::XMLNode;
 
 // A name or value from the report, as an error message quotes it: any bytes, any length.
 std::string quoted(const char* text) { return detail::printable(text ? text : ""); }
@@ -148,8 +147,9 @@ class Reader {
     result.suite = suite;
     result.name = attribute(element, "name");
     result.properties = properties(element);
-    result.outcome =
-        apply_expectation(element, gtest_outcome(element, result.message), result.properties);
+    const Outcome reported = gtest_outcome(element, result.message);
+    result.run_failed = reported == Outcome::fail;
+    result.outcome = apply_expectation(element, reported, result.properties);
     result.file = file_;
     result.line = element.GetLineNum();
     return result;
@@ -217,22 +217,15 @@ std::vector<CaseResult> parse_gtest_xml(std::string_view xml, const std::string&
   }
   const XMLElement* root = document.RootElement();
   if (!root) reader.fail(1, "no XML element; expected a GoogleTest report (<testsuites>)");
-  // tinyxml2 reads a document with several top-level elements, or with text beside the root,
-  // without complaint. XML allows one root: a second <testsuites> (two reports concatenated) or
-  // a stray <testcase> after the first would be results silently dropped.
-  for (const XMLNode* node = document.FirstChild(); node; node = node->NextSibling()) {
-    if (node == root) continue;
-    if (const XMLElement* element = node->ToElement()) {
-      reader.fail(element->GetLineNum(), "<" + quoted(element->Name()) +
-                                             "> after the root element <" + quoted(root->Name()) +
-                                             "> (line " + std::to_string(root->GetLineNum()) +
-                                             "); a report has one root element");
-    }
-    if (node->ToText()) {
-      reader.fail(node->GetLineNum(), "text '" + quoted(node->Value()) +
-                                          "' outside the root element; a report has nothing "
-                                          "but its root element and comments");
-    }
+  // tinyxml2 reads a document with several top-level elements without complaint (text there is
+  // malformed XML to it). XML allows one root: a second <testsuites> (two reports concatenated)
+  // or a stray <testcase> after the first would be results silently dropped.
+  for (const XMLElement* element = root->NextSiblingElement(); element;
+       element = element->NextSiblingElement()) {
+    reader.fail(element->GetLineNum(), "<" + quoted(element->Name()) +
+                                           "> after the root element <" + quoted(root->Name()) +
+                                           "> (line " + std::to_string(root->GetLineNum()) +
+                                           "); a report has one root element");
   }
   if (std::strcmp(root->Name(), "testsuites") != 0) {
     std::string problem = "root element <" + quoted(root->Name()) +

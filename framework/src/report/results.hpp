@@ -30,8 +30,11 @@ struct CaseResult {
   Outcome outcome = Outcome::pass;
   std::string message;  ///< every failure's message (blank-line separated), or the skip's
   std::map<std::string, std::string> properties;  ///< `<property>` elements (RecordProperty)
-  std::string file;                               ///< the report it came from
-  int line = 0;                                   ///< line of the `<testcase>` element there
+  /// GoogleTest reported the test case failed (a `<failure>` or `<error>`), whatever `outcome`
+  /// says: an XPASS that failed the run (a strict xfail entry) fails the report too.
+  bool run_failed = false;
+  std::string file;  ///< the report it came from
+  int line = 0;      ///< line of the `<testcase>` element there
 };
 
 /// Input that is not a GoogleTest XML report. `what()` is "FILE:LINE: what is wrong; what was
