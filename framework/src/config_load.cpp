@@ -1,27 +1,22 @@
 // Finding polydev.yaml, selecting the profile, and applying it to this process once.
 #include <stdlib.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
 #include "polydev/config.hpp"
 #include "polydev/environment.hpp"
+#include "regular_file.hpp"
 
 namespace polydev {
 
 namespace fs = std::filesystem;
 
 Config load_config_file(const fs::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  if (file) text << file.rdbuf();
-  if (!file || file.bad()) {
-    throw error("cannot read the configuration file " + path.string() + ": " +
-                std::strerror(errno));
+  std::string text;
+  try {
+    text = detail::read_regular_file(path.string(), detail::kTextFileLimit);
+  } catch (const detail::file_error& failure) {
+    throw error("cannot read the configuration file " + std::string(failure.what()));
   }
-  return parse_config(text.str(), path.string());
+  return parse_config(text, path.string());
 }
 
 std::optional<fs::path> find_config_file(const std::optional<std::string>& polydev_config,
@@ -30,13 +25,13 @@ std::optional<fs::path> find_config_file(const std::optional<std::string>& polyd
   if (polydev_config) {
     if (polydev_config->empty()) return std::nullopt;
     const fs::path path(*polydev_config);
-    const fs::file_status status = fs::status(path, ignored);
-    if (!fs::exists(status)) {
+    // symlink_status: a dangling link or a link loop exists, and the reader says which it is.
+    if (!fs::exists(fs::symlink_status(path, ignored))) {
       throw error("POLYDEV_CONFIG='" + *polydev_config +
                   "': no such file; expected the path of a polydev.yaml file, or "
                   "POLYDEV_CONFIG empty for no configuration");
     }
-    if (fs::is_directory(status)) {
+    if (fs::is_directory(fs::status(path, ignored))) {
       throw error("POLYDEV_CONFIG='" + *polydev_config +
                   "' is a directory; expected a file, such as " + (path / "polydev.yaml").string());
     }
@@ -44,7 +39,10 @@ std::optional<fs::path> find_config_file(const std::optional<std::string>& polyd
   }
   for (fs::path directory = start; !directory.empty(); directory = directory.parent_path()) {
     const fs::path candidate = directory / "polydev.yaml";
-    if (fs::is_regular_file(candidate, ignored)) return candidate;
+    // A directory of that name is not the file, but anything else is meant to be it: a FIFO or a
+    // dangling link is found here and reported by the reader, not passed over for a file above.
+    const fs::file_status status = fs::symlink_status(candidate, ignored);
+    if (fs::exists(status) && !fs::is_directory(fs::status(candidate, ignored))) return candidate;
     if (directory == directory.parent_path()) break;
   }
   return std::nullopt;

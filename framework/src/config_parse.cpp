@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "polydev/config.hpp"
+#include "regular_file.hpp"
 
 namespace polydev {
 
@@ -39,7 +40,7 @@ std::string describe(const YAML::Node& node) {
     case YAML::NodeType::Sequence:
       return "a list";
     case YAML::NodeType::Scalar:
-      return "'" + node.Scalar() + "'";
+      return detail::quote_content(node.Scalar());
     default:
       return "nothing";
   }
@@ -161,10 +162,13 @@ class Parser {
       }
       const std::string key = key_node.Scalar();
       if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        fail(key_node.Mark(), "unknown key '" + key + "' in " + context, "one of " + join(allowed));
+        fail(key_node.Mark(), "unknown key " + detail::quote_content(key) + " in " + context,
+             "one of " + join(allowed));
       }
       if (!seen.insert(key).second) {
-        fail(key_node.Mark(), "the key '" + key + "' appears twice in " + context, "each key once");
+        fail(key_node.Mark(),
+             "the key " + detail::quote_content(key) + " appears twice in " + context,
+             "each key once");
       }
       take(key, key_node, entry.second);
     }
@@ -188,7 +192,7 @@ class Parser {
 
   void check_version(const YAML::Node& key_node, const YAML::Node& value) const {
     const std::string text = scalar(key_node, value, "'version'", "1");
-    if (text != "1") fail(value.Mark(), "unsupported version '" + text + "'", "1");
+    if (text != "1") fail(value.Mark(), "unsupported version " + detail::quote_content(text), "1");
   }
 
   void parse_profiles(const YAML::Node& key_node, const YAML::Node& value, Config& config) const {
@@ -209,7 +213,7 @@ class Parser {
     Profile profile;
     profile.name = name;
     profile.line = name_node.Mark().line + 1;
-    const std::string context = "profile '" + name + "'";
+    const std::string context = "profile " + detail::quote_content(name);
     if (!body.IsMap()) {
       fail(where(name_node, body), context + " is " + describe(body),
            "a mapping of selector variables (PYOPENCL_TEST, PYOPENCL_CTX, CUDA_DEVICE, "
@@ -333,14 +337,15 @@ class Parser {
       // Test names always hold a '.' between suite and test: a pattern that cannot match one is
       // a mistake (a suite name alone, say), not a rule that never applies.
       if (test_name && text.find_first_of(".*?[") == std::string::npos) {
-        fail(value.Mark(), what + " '" + text + "' can never match a test name 'Suite.Test'",
-             "'" + text + ".*' for every test of a suite, or 'Suite.Test'");
+        fail(value.Mark(),
+             what + " " + detail::quote_content(text) + " can never match a test name 'Suite.Test'",
+             detail::quote_content(text + ".*") + " for every test of a suite, or 'Suite.Test'");
       }
       return pattern;
     } catch (const config_error&) {
       throw;
     } catch (const error& failure) {
-      fail(value.Mark(), what + ": " + failure.what(), expected);
+      fail(value.Mark(), what + ": " + bounded(failure.what(), text), expected);
     }
   }
 
@@ -351,8 +356,24 @@ class Parser {
     try {
       return VersionRange(text);
     } catch (const error& failure) {
-      fail(value.Mark(), what + ": " + failure.what(), expected);
+      fail(value.Mark(), what + ": " + bounded(failure.what(), text), expected);
     }
+  }
+
+  // The message of a pattern or range error quotes the value whole: here it is quoted as every
+  // other value of the file is, and a message still long after that (a huge clause of a range)
+  // is cut, so that a value of megabytes does not become a message of megabytes.
+  static std::string bounded(std::string message, const std::string& value) {
+    const std::string whole = "'" + value + "'";
+    const std::string quoted = detail::quote_content(value);
+    for (std::size_t at = message.find(whole); at != std::string::npos;
+         at = message.find(whole, at + quoted.size())) {
+      message.replace(at, whole.size(), quoted);
+    }
+    constexpr std::size_t kLimit = 4 * detail::kQuotedContentLimit;
+    if (message.size() <= kLimit) return message;
+    const std::string cut = detail::quote_content(message, kLimit);
+    return cut.substr(1, cut.rfind('\'') - 1) + "...";
   }
 
   std::string file_;

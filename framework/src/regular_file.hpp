@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace polydev::detail {
 
@@ -19,16 +20,26 @@ inline constexpr std::size_t kTextFileLimit = 64 * 1024 * 1024;     // polydev.y
 inline constexpr std::size_t kCacheEntryLimit = 256 * 1024 * 1024;  // program binaries
 
 /// Why a file could not be read. `what()` is "<path>: <reason>", e.g. "/tmp/x: a FIFO, not a
-/// regular file"; `missing()` tells that nothing exists at the path (not even a dangling link).
+/// regular file"; `kind()` sorts the reasons for callers that treat them differently (a cache
+/// replaces an oversize entry but leaves a directory alone).
 class file_error : public std::runtime_error {
  public:
+  enum class Kind {
+    missing,           ///< nothing exists at the path (not even a dangling link)
+    not_regular_file,  ///< a directory, FIFO, device, socket, dangling link or link loop
+    too_large,         ///< a regular file over the limit
+    unreadable,        ///< open or read failed (permissions, I/O error): strerror's text
+  };
+  file_error(const std::string& path, const std::string& reason, Kind kind);
+  /// As above, with `Kind::missing` or `Kind::unreadable`.
   file_error(const std::string& path, const std::string& reason, bool missing = false);
   const std::string& reason() const noexcept { return reason_; }
-  bool missing() const noexcept { return missing_; }
+  Kind kind() const noexcept { return kind_; }
+  bool missing() const noexcept { return kind_ == Kind::missing; }
 
  private:
   std::string reason_;
-  bool missing_;
+  Kind kind_;
 };
 
 /// The whole content of the regular file at `path`, at most `limit` bytes. Throws `file_error` for
@@ -39,6 +50,16 @@ std::string read_regular_file(const std::string& path, std::size_t limit);
 /// As `read_regular_file`, but nothing (instead of an error) when nothing exists at `path`. A
 /// dangling link, a link loop or a file that cannot be read is still an error.
 std::optional<std::string> read_regular_file_if_present(const std::string& path, std::size_t limit);
+
+/// How many bytes of a file's content a message quotes: enough to recognize a value, never the
+/// megabytes a hostile file can hold.
+inline constexpr std::size_t kQuotedContentLimit = 80;
+
+/// `text` in single quotes for a message, on one line: printable ASCII and well-formed UTF-8 as
+/// they are, every other byte (controls, line breaks, invalid UTF-8) as `\xNN`. Longer than `limit`
+/// bytes, only its first `limit` bytes (cut at a character) are quoted, followed by "... (N
+/// bytes)".
+std::string quote_content(std::string_view text, std::size_t limit = kQuotedContentLimit);
 
 /// What the file system object at `path` is, in words ("a directory", "a FIFO", ...), as used in
 /// the messages above; "a regular file" for one.

@@ -4,10 +4,14 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <utility>
 
 namespace {
 
@@ -234,6 +238,32 @@ TEST(ConfigSchemaErrors, TopLevel) {
             "dir/polydev.yaml:1:10: 'version' is a list; expected 1");
   EXPECT_EQ(schema_error("a: 1\n---\nb: 2\n", 3, 1),
             "dir/polydev.yaml:3:1: a second YAML document; expected one document");
+}
+
+// A message quotes at most a short, escaped prefix of what the file holds: a key or a value of
+// megabytes does not become a message of megabytes, and control bytes do not reach a terminal.
+TEST(ConfigSchemaErrors, MessagesQuoteAShortEscapedPrefixOfTheContent) {
+  // YAML allows implicit keys of up to 1024 characters.
+  EXPECT_EQ(schema_error(std::string(1000, 'k') + ": 1\n", 1, 1),
+            "dir/polydev.yaml:1:1: unknown key '" + std::string(80, 'k') +
+                "'... (1000 bytes) in the top level; expected one of version, profiles, "
+                "expectations");
+  EXPECT_THAT(schema_error("version: \"2\\e[2J\\r\"\n", 1, 10),
+              HasSubstr("unsupported version '2\\x1b[2J\\x0d'"));
+  const std::string huge(1000 * 1000, 'k');
+  EXPECT_EQ(schema_error("profiles:\n  ci: {require: " + huge + "}\n", 2, 17),
+            "dir/polydev.yaml:2:17: 'require' of profile 'ci' is '" + std::string(80, 'k') +
+                "'... (1000000 bytes); expected a list of backends, such as [opencl, cuda]");
+  const std::pair<std::string, int> long_values[] = {
+      {"expectations:\n  - {test: '" + huge + "', skip: r}\n", 12},
+      {"expectations:\n  - {test: 'a.[z-a]" + huge + "', skip: r}\n", 12},
+      {"expectations:\n  - {driver: '>=1," + huge + "', test: a.b, skip: r}\n", 14},
+  };
+  for (const auto& [text, column] : long_values) {
+    const std::string message = schema_error(text, 2, column);
+    EXPECT_LT(message.size(), 600u) << message.substr(0, 600);
+    EXPECT_THAT(message, HasSubstr("..."));
+  }
 }
 
 TEST(ConfigSchemaErrors, Profiles) {
@@ -506,6 +536,58 @@ TEST_F(ConfigFiles, UnreadableFileIsAnError) {
     EXPECT_THAT(failure.what(), StartsWith("cannot read the configuration file " +
                                            (root_ / "none.yaml").string() + ": "));
   }
+}
+
+// Every kind of file that is not a readable regular file is an error naming the path and what it
+// is: none is skipped for a file further up, none hangs or fills memory.
+TEST_F(ConfigFiles, SpecialFilesAreErrorsNamingThePathAndWhatItIs) {
+  const fs::path fifo = root_ / "fifo.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const fs::path dangling = root_ / "dangling.yaml";
+  fs::create_symlink(root_ / "gone.yaml", dangling);
+  const fs::path loop = root_ / "loop.yaml";
+  fs::create_symlink(root_ / "loop2.yaml", loop);
+  fs::create_symlink(loop, root_ / "loop2.yaml");
+  const fs::path big = write(root_ / "big.yaml", "");
+  fs::resize_file(big, 200u * 1000 * 1000);  // sparse: costs no disk
+  const std::pair<std::string, std::string> cases[] = {
+      {fifo.string(), ": a FIFO, not a regular file"},
+      {"/dev/zero", ": a character device, not a regular file"},
+      {dangling.string(), ": a dangling symbolic link (its target does not exist)"},
+      {loop.string(), ": a symbolic link loop"},
+      {big.string(), ": larger than the limit of 67108864 bytes"},
+  };
+  for (const auto& [path, what] : cases) {
+    auto load = std::async(std::launch::async, [&, config = path]() -> std::string {
+      try {
+        polydev::configure(config, std::nullopt, root_);
+        return "accepted";
+      } catch (const polydev::error& failure) {
+        return failure.what();
+      }
+    });
+    ASSERT_EQ(load.wait_for(std::chrono::seconds(10)), std::future_status::ready)
+        << "reading " << path << " hangs";
+    EXPECT_EQ(load.get(), "cannot read the configuration file " + path + what);
+  }
+}
+
+TEST_F(ConfigFiles, AFoundPolydevYamlThatIsNoFileIsAnErrorNotSkipped) {
+  write(root_ / "polydev.yaml", "profiles: {ci: {}}\n");
+  const fs::path nearer = root_ / "a" / "polydev.yaml";
+  ASSERT_EQ(::mkfifo(nearer.c_str(), 0600), 0);
+  EXPECT_EQ(polydev::find_config_file(std::nullopt, root_ / "a" / "b"), nearer);
+  try {
+    polydev::configure(std::nullopt, "ci", root_ / "a" / "b");
+    FAIL() << "a FIFO polydev.yaml was passed over";
+  } catch (const polydev::error& failure) {
+    EXPECT_EQ(std::string(failure.what()), "cannot read the configuration file " + nearer.string() +
+                                               ": a FIFO, not a regular file");
+  }
+  fs::remove(nearer);
+  fs::create_symlink(root_ / "a" / "gone.yaml", nearer);
+  EXPECT_EQ(polydev::find_config_file(std::nullopt, root_ / "a" / "b"), nearer)
+      << "a dangling link is found, and reported by the reader";
 }
 
 TEST_F(ConfigFiles, SchemaErrorNamesTheFile) {

@@ -2,7 +2,11 @@
 // the valid range, and reading the real files from $HOME.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <chrono>
+#include <filesystem>
+#include <future>
 #include <optional>
 #include <string>
 
@@ -310,6 +314,87 @@ TEST_F(CudaDeviceSourcesTest, EmptyHomeReadsNoFile) {
   home_.write(".cuda_device", "1");
   const polydev_test::ScopedEnvironmentVariable empty_home("HOME", "");
   EXPECT_FALSE(polydev::cuda::read_device_sources().underscore_file.has_value());
+}
+
+// Anything at ~/.cuda_device or ~/.cuda-device that is not a readable regular file is an error
+// naming the path and what it is: read as absent, it would run every device; read as '', it would
+// blame an "empty" setting; read at all, a FIFO would hang and /dev/zero would fill memory.
+class CudaDeviceFileKindsTest : public CudaDeviceSourcesTest {
+ protected:
+  std::string underscore() const { return home_.path() + "/.cuda_device"; }
+  std::string hyphen() const { return home_.path() + "/.cuda-device"; }
+
+  // The error of selecting from the files as read now, for the tests and for a default context.
+  std::string selection_error_message() const {
+    const DeviceSources sources = polydev::cuda::read_device_sources();
+    EXPECT_THROW(default_ordinal(sources, polydev_test::synthetic_cuda_inventory()),
+                 polydev::selection_error);
+    return error_of(sources, polydev_test::synthetic_cuda_inventory());
+  }
+};
+
+TEST_F(CudaDeviceFileKindsTest, ADirectoryIsAnErrorNotAnEmptySetting) {
+  std::filesystem::create_directory(underscore());
+  EXPECT_THAT(selection_error_message(),
+              HasSubstr("cannot read the CUDA device setting " + underscore() +
+                        ": a directory, not a regular file; expected a regular file of at most "
+                        "4096 bytes holding a device ordinal"));
+}
+
+TEST_F(CudaDeviceFileKindsTest, ALinkLoopIsAnErrorNotAbsence) {
+  std::filesystem::create_symlink(hyphen(), underscore());
+  std::filesystem::create_symlink(underscore(), hyphen());
+  EXPECT_THAT(selection_error_message(),
+              HasSubstr(underscore() + ": a symbolic link loop; expected a regular file"));
+}
+
+TEST_F(CudaDeviceFileKindsTest, ADanglingLinkIsAnErrorNotAbsence) {
+  std::filesystem::create_symlink(home_.path() + "/gone", hyphen());
+  EXPECT_THAT(selection_error_message(),
+              HasSubstr(hyphen() + ": a dangling symbolic link (its target does not exist)"));
+}
+
+TEST_F(CudaDeviceFileKindsTest, AFifoIsAnErrorAndDoesNotHang) {
+  ASSERT_EQ(::mkfifo(underscore().c_str(), 0600), 0);
+  auto message = std::async(std::launch::async, [&] { return selection_error_message(); });
+  ASSERT_EQ(message.wait_for(std::chrono::seconds(10)), std::future_status::ready)
+      << "reading ~/.cuda_device, a FIFO without a writer, hangs";
+  EXPECT_THAT(message.get(), HasSubstr(underscore() + ": a FIFO, not a regular file"));
+}
+
+TEST_F(CudaDeviceFileKindsTest, DevZeroIsAnErrorNotAnEndlessRead) {
+  std::filesystem::create_symlink("/dev/zero", underscore());
+  EXPECT_THAT(selection_error_message(),
+              HasSubstr(underscore() + ": a character device, not a regular file"));
+}
+
+TEST_F(CudaDeviceFileKindsTest, AFileOverFourKibibytesIsAnError) {
+  home_.write(".cuda_device", "0" + std::string(5000, ' '));
+  EXPECT_THAT(selection_error_message(),
+              HasSubstr(underscore() + ": larger than the limit of 4096 bytes"));
+}
+
+TEST_F(CudaDeviceFileKindsTest, CudaDeviceSetMeansTheFilesAreNotConsulted) {
+  std::filesystem::create_directory(underscore());
+  const polydev_test::ScopedEnvironmentVariable variable("CUDA_DEVICE", "1");
+  EXPECT_EQ(default_ordinal(polydev::cuda::read_device_sources(),
+                            polydev_test::synthetic_cuda_inventory()),
+            1);
+}
+
+TEST_F(CudaDeviceFileKindsTest, AnUnreadableHyphenFileFailsEvenBesideAGoodUnderscoreFile) {
+  home_.write(".cuda_device", "1");
+  std::filesystem::create_directory(hyphen());
+  EXPECT_THAT(selection_error_message(), HasSubstr(hyphen() + ": a directory"));
+}
+
+TEST_F(CudaDeviceFileKindsTest, MessagesQuoteOnlyAShortEscapedPrefixOfTheFile) {
+  home_.write(".cuda_device", "\x1b[2J" + std::string(3000, '7') + "\n");
+  const std::string message = selection_error_message();
+  EXPECT_THAT(message, HasSubstr("file " + underscore() + " ('\\x1b[2J" + std::string(76, '7') +
+                                 "'... (3004 bytes)): "));
+  EXPECT_EQ(message.find('\x1b'), std::string::npos) << "a raw escape reached the message";
+  EXPECT_LT(message.size(), 600u) << message;
 }
 
 }  // namespace

@@ -2,28 +2,44 @@
 #include "polydev/cuda/selection.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 #include "python_int.hpp"
+#include "regular_file.hpp"
 
 namespace polydev::cuda {
 
 namespace {
 
-std::optional<DeviceSetting> read_setting_file(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) return std::nullopt;
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  return DeviceSetting{path, std::string(detail::strip_python_whitespace(contents.str()))};
+// A file that exists but is no readable regular file of at most kSettingFileLimit bytes (a
+// directory, a FIFO, /dev/zero, a dangling link, a link loop) is recorded, not skipped: the person
+// who made it meant to select a device, and selecting every device instead would hide that.
+std::optional<DeviceSetting> read_setting_file(const std::string& path,
+                                               std::vector<std::string>& unreadable) {
+  try {
+    const auto contents = detail::read_regular_file_if_present(path, detail::kSettingFileLimit);
+    if (!contents) return std::nullopt;
+    return DeviceSetting{path, std::string(detail::strip_python_whitespace(*contents))};
+  } catch (const detail::file_error& failure) {
+    unreadable.push_back(failure.what());
+    return std::nullopt;
+  }
 }
 
 std::string describe_source(const DeviceSetting& setting) {
-  return setting.source == "CUDA_DEVICE" ? "CUDA_DEVICE='" + setting.value + "'"
-                                         : "file " + setting.source + " ('" + setting.value + "')";
+  return setting.source == "CUDA_DEVICE"
+             ? "CUDA_DEVICE=" + detail::quote_content(setting.value)
+             : "file " + setting.source + " (" + detail::quote_content(setting.value) + ")";
+}
+
+// The files count only where CUDA_DEVICE is unset, as in PyCUDA, which then reads them.
+void check_files(const DeviceSources& sources) {
+  if (sources.cuda_device || sources.unreadable_files.empty()) return;
+  throw selection_error("cannot read the CUDA device setting " + sources.unreadable_files.front() +
+                        "; expected a regular file of at most " +
+                        std::to_string(detail::kSettingFileLimit) +
+                        " bytes holding a device ordinal, or no file to use every device");
 }
 
 std::string list_devices(const Inventory& inventory) {
@@ -62,8 +78,8 @@ std::vector<int> parse_ordinals(const DeviceSetting& setting, const Inventory& i
     const std::string item = setting.value.substr(start, end - start);
     const auto value = detail::parse_python_int(item);
     if (!value) {
-      throw selection_error(describe_source(setting) + ": '" + item +
-                            "' is not a device ordinal; "
+      throw selection_error(describe_source(setting) + ": " + detail::quote_content(item) +
+                            " is not a device ordinal; "
                             "expected " +
                             valid_range(inventory) + " (or a ',' list of them)");
     }
@@ -94,8 +110,8 @@ DeviceSources read_device_sources() {
   DeviceSources sources;
   sources.cuda_device = environment_variable("CUDA_DEVICE");
   if (const auto home = environment_variable("HOME"); home && !home->empty()) {
-    sources.underscore_file = read_setting_file(*home + "/.cuda_device");
-    sources.hyphen_file = read_setting_file(*home + "/.cuda-device");
+    sources.underscore_file = read_setting_file(*home + "/.cuda_device", sources.unreadable_files);
+    sources.hyphen_file = read_setting_file(*home + "/.cuda-device", sources.unreadable_files);
   }
   return sources;
 }
@@ -105,9 +121,10 @@ std::optional<DeviceSetting> effective_setting(const DeviceSources& sources,
   if (sources.cuda_device) return DeviceSetting{"CUDA_DEVICE", *sources.cuda_device};
   if (sources.underscore_file && sources.hyphen_file && warnings &&
       sources.underscore_file->value != sources.hyphen_file->value) {
-    warnings->push_back("both " + sources.underscore_file->source + " ('" +
-                        sources.underscore_file->value + "') and " + sources.hyphen_file->source +
-                        " ('" + sources.hyphen_file->value + "') exist; using " +
+    warnings->push_back("both " + sources.underscore_file->source + " (" +
+                        detail::quote_content(sources.underscore_file->value) + ") and " +
+                        sources.hyphen_file->source + " (" +
+                        detail::quote_content(sources.hyphen_file->value) + ") exist; using " +
                         sources.underscore_file->source + ", the file PyCUDA reads");
   }
   if (sources.underscore_file) return sources.underscore_file;
@@ -115,6 +132,7 @@ std::optional<DeviceSetting> effective_setting(const DeviceSources& sources,
 }
 
 Selection select_test_devices(const DeviceSources& sources, const Inventory& inventory) {
+  check_files(sources);
   Selection selection;
   selection.setting = effective_setting(sources, &selection.warnings);
   if (!selection.setting) {
@@ -126,6 +144,7 @@ Selection select_test_devices(const DeviceSources& sources, const Inventory& inv
 }
 
 std::optional<int> default_ordinal(const DeviceSources& sources, const Inventory& inventory) {
+  check_files(sources);
   const auto setting = effective_setting(sources);
   if (!setting) return std::nullopt;
   std::vector<std::string> ignored;

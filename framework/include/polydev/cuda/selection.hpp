@@ -27,9 +27,14 @@ struct DeviceSources {
   std::optional<std::string> cuda_device;        ///< `CUDA_DEVICE`
   std::optional<DeviceSetting> underscore_file;  ///< `$HOME/.cuda_device` (what PyCUDA reads)
   std::optional<DeviceSetting> hyphen_file;      ///< `$HOME/.cuda-device` (what PyCUDA documents)
+  /// Device files that exist but are no readable regular file (a directory, a FIFO, a device, a
+  /// dangling link, over the size limit): "<path>: <what it is>". Selection fails on them unless
+  /// `CUDA_DEVICE` is set.
+  std::vector<std::string> unreadable_files;
 };
 
-/// Reads `CUDA_DEVICE` and the two files under `$HOME` (files that cannot be read count as absent).
+/// Reads `CUDA_DEVICE` and the two files under `$HOME` (regular files only, at most 4 KiB; a
+/// missing file is no setting, any other file that cannot be read is in `unreadable_files`).
 DeviceSources read_device_sources();
 
 /// The setting that applies, by precedence; a warning is appended when both files exist and differ.
@@ -44,9 +49,9 @@ struct Selection {
 };
 
 /// The setting as one ordinal or a `,` list of ordinals (each once; a repeat warns), or every
-/// device when nothing is set. A value that is not a list of integers, an ordinal out of range, or
-/// a setting present while CUDA has no device throws `polydev::selection_error` naming the source
-/// and the valid range.
+/// device when nothing is set. A value that is not a list of integers, an ordinal out of range, a
+/// setting present while CUDA has no device, or an unreadable device file (without `CUDA_DEVICE`)
+/// throws `polydev::selection_error` naming the source and the valid range.
 Selection select_test_devices(const DeviceSources& sources, const Inventory& inventory);
 
 /// `make_default_context`'s reading of the setting: one ordinal, or nothing when no setting exists
