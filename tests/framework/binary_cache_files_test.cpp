@@ -3,18 +3,24 @@
 // two caches on one folder used from many threads at once, as processes under `ctest -j` use it
 // (ci/tsan.sh runs this binary under ThreadSanitizer).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "polydev/error.hpp"
 #include "polydev/opencl/binary_cache.hpp"
+#include "regular_file.hpp"
 #include "scoped_environment.hpp"
 
 namespace {
@@ -118,10 +124,10 @@ TEST(ProgramBinaryCacheFiles, DamagedFilesAreRemovedWithAWarning) {
   const std::string whole = read_whole(writer.file_for("whole"));
   const std::string damaged[] = {
       "not a cache file at all",
-      whole.substr(0, whole.size() - 1),  // cut short
-      whole + "x",                        // something after the binary
-      "polydev-program-binary 1\nx y\n",  // sizes that are not numbers
-      "polydev-program-binary 0\n" + whole.substr(whole.find('\n') + 1),  // an older layout
+      whole.substr(0, whole.size() - 1),                   // cut short
+      whole + "x",                                         // something after the binary
+      "polydev-program-binary 2\nx y 0123456789abcdef\n",  // sizes that are not numbers
+      "polydev-program-binary 1\n" + whole.substr(whole.find('\n') + 1),  // an older layout
   };
   for (const std::string& contents : damaged) {
     ProgramBinaryCache reader(fs::path(scratch.path()));
@@ -134,6 +140,146 @@ TEST(ProgramBinaryCacheFiles, DamagedFilesAreRemovedWithAWarning) {
     EXPECT_EQ(reader.statistics().damaged_files, 1u);
     EXPECT_FALSE(fs::exists(reader.file_for("whole"))) << "a damaged file is removed";
   }
+}
+
+// Every single changed byte of an entry, in its header or its payload, is detected by the layout
+// or the checksum: the entry is removed with a warning, never handed to a driver.
+TEST(ProgramBinaryCacheFiles, AnyFlippedByteIsDetectedAndTheEntryRebuilt) {
+  polydev_test::TemporaryDirectory scratch;
+  ProgramBinaryCache writer(fs::path(scratch.path()));
+  const ProgramBinaryCache::Binary binary = {0x7f, 'E', 'L', 'F', 0, 1, 2, 3};
+  writer.store("flip", binary);
+  const fs::path file = writer.file_for("flip");
+  const std::string whole = read_whole(file);
+  for (std::size_t at = 0; at < whole.size(); ++at) {
+    for (const int mask : {0x01, 0x80, 0xff}) {
+      std::string flipped = whole;
+      flipped[at] = static_cast<char>(static_cast<unsigned char>(flipped[at]) ^ mask);
+      std::ofstream(file, std::ios::binary | std::ios::trunc) << flipped;
+      ProgramBinaryCache reader(fs::path(scratch.path()));
+      testing::internal::CaptureStderr();
+      const auto found = reader.find("flip");
+      const std::string warning = testing::internal::GetCapturedStderr();
+      ASSERT_FALSE(found.has_value()) << "byte " << at << " ^ " << mask << " was loaded";
+      EXPECT_EQ(reader.statistics().damaged_files, 1u) << "byte " << at;
+      EXPECT_NE(warning.find(file.string()), std::string::npos) << warning;
+      EXPECT_FALSE(fs::exists(file)) << "byte " << at << ": the damaged entry was kept";
+      reader.store("flip", binary);  // the source build's binary replaces it
+      EXPECT_EQ(read_whole(file), whole);
+    }
+  }
+}
+
+TEST(ProgramBinaryCacheFiles, DamageIsNamedInTheWarning) {
+  polydev_test::TemporaryDirectory scratch;
+  ProgramBinaryCache writer(fs::path(scratch.path()));
+  writer.store("named", {1, 2, 3, 4});
+  const std::string whole = read_whole(writer.file_for("named"));
+  const std::string payload = whole.substr(whole.find('\n', 26) + 1);  // key and binary
+  std::string flipped = whole;
+  flipped.back() = static_cast<char>(flipped.back() ^ 0x10);
+  const std::pair<std::string, std::string> cases[] = {
+      {whole.substr(0, whole.size() - 2),
+       "it holds 7 bytes after its header, not the 5 + 4 its header announces"},
+      {flipped, "its checksum does not match its content"},
+      // What polydev wrote before entries had a checksum.
+      {"polydev-program-binary 1\n5 4\n" + payload,
+       "it was written in another layout (version '1', this polydev writes 2)"},
+      {std::string("\x7f"
+                   "ELF\x1b[2J") +
+           std::string(1000, 'x'),
+       "it is not a polydev program cache entry (it starts with '\\x7fELF\\x1b[2J"},
+      {"polydev-program-binary 2\n5 4 nothex\n" + payload,
+       "its header is not '<key bytes> <binary bytes> <checksum>' (it is '5 4 nothex')"},
+  };
+  for (const auto& [contents, problem] : cases) {
+    ProgramBinaryCache reader(fs::path(scratch.path()));
+    std::ofstream(reader.file_for("named"), std::ios::binary | std::ios::trunc) << contents;
+    testing::internal::CaptureStderr();
+    EXPECT_FALSE(reader.find("named").has_value()) << problem;
+    const std::string warning = testing::internal::GetCapturedStderr();
+    EXPECT_NE(
+        warning.find("polydev: warning: ignored and removed the damaged program cache file '" +
+                     reader.file_for("named").string() + "': " + problem),
+        std::string::npos)
+        << warning;
+    EXPECT_LT(warning.size(), 400u) << "the warning quotes the whole file: " << warning;
+  }
+}
+
+TEST(ProgramBinaryCacheFiles, AnEntryOverTheSizeLimitIsDamagedAndReplaced) {
+  polydev_test::TemporaryDirectory scratch;
+  ProgramBinaryCache cache(fs::path(scratch.path()));
+  const fs::path file = cache.file_for("big");
+  std::ofstream(file, std::ios::binary) << "polydev-program-binary 2\n";
+  fs::resize_file(file, polydev::detail::kCacheEntryLimit + 1);  // sparse: costs no disk
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(cache.find("big").has_value());
+  const std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warning.find("larger than the limit of 268435456 bytes"), std::string::npos) << warning;
+  EXPECT_EQ(cache.statistics().damaged_files, 1u);
+  cache.store("big", {9});
+  EXPECT_EQ(ProgramBinaryCache(fs::path(scratch.path())).find("big"),
+            ProgramBinaryCache::Binary{9});
+}
+
+// An entry that is no regular file cannot be read and is not ours to replace: a warning naming
+// it and what it is, once, then a build from source whose binary stays in memory.
+TEST(ProgramBinaryCacheFiles, AnEntryThatIsADirectoryOrAFifoIsAWarningNotAFailure) {
+  polydev_test::TemporaryDirectory scratch;
+  for (const std::string kind : {"directory", "FIFO"}) {
+    ProgramBinaryCache cache(fs::path(scratch.path()));
+    const std::string key = "special " + kind;
+    const fs::path file = cache.file_for(key);
+    if (kind == "directory") {
+      fs::create_directories(file / "inside");
+    } else {
+      ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+    }
+    testing::internal::CaptureStderr();
+    std::optional<ProgramBinaryCache::Binary> found;
+    auto find = std::async(std::launch::async, [&] { found = cache.find(key); });
+    ASSERT_EQ(find.wait_for(std::chrono::seconds(10)), std::future_status::ready)
+        << "reading a " << kind << " entry hangs";
+    find.get();
+    EXPECT_FALSE(found.has_value());
+    EXPECT_FALSE(cache.find(key).has_value());
+    cache.store(key, {5});
+    EXPECT_EQ(cache.find(key), ProgramBinaryCache::Binary{5}) << "kept in memory";
+    const std::string warning = testing::internal::GetCapturedStderr();
+    const std::string expected = "polydev: warning: cannot use the program cache file " +
+                                 file.string() + ": a " + kind +
+                                 ", not a regular file; the program is built from source, and "
+                                 "the file is left as it is";
+    EXPECT_NE(warning.find(expected), std::string::npos) << warning;
+    EXPECT_EQ(warning.find("polydev: warning", 1), std::string::npos)
+        << "more than one warning: " << warning;
+    EXPECT_EQ(cache.statistics().unusable_files, 2u) << "each find counts";
+    EXPECT_EQ(cache.statistics().damaged_files, 0u);
+    EXPECT_EQ(kind == "directory" ? fs::is_directory(file) : fs::is_fifo(file), true)
+        << "the " << kind << " was replaced or removed";
+  }
+}
+
+TEST(ProgramBinaryCacheFiles, AnUnreadableEntryIsAWarningAndIsReplaced) {
+  polydev_test::TemporaryDirectory scratch;
+  ProgramBinaryCache writer(fs::path(scratch.path()));
+  writer.store("locked", {1});
+  const fs::path file = writer.file_for("locked");
+  fs::permissions(file, fs::perms::none);
+  if (::access(file.c_str(), R_OK) == 0) GTEST_SKIP() << "running as root: permissions are moot";
+  ProgramBinaryCache reader(fs::path(scratch.path()));
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(reader.find("locked").has_value());
+  const std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warning.find("cannot use the program cache file " + file.string() +
+                         ": cannot be opened: Permission denied; the program is built from "
+                         "source, and the file is replaced"),
+            std::string::npos)
+      << warning;
+  reader.store("locked", {2});
+  EXPECT_EQ(ProgramBinaryCache(fs::path(scratch.path())).find("locked"),
+            ProgramBinaryCache::Binary{2});
 }
 
 TEST(ProgramBinaryCacheFiles, AFileOfAnotherKeyIsAMissNotDamage) {

@@ -4,6 +4,8 @@
 // tests/framework/binary_cache_files_test.cpp.
 #include "polydev/opencl/binary_cache.hpp"
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -102,6 +104,35 @@ TEST_P(ProgramBinaryCacheOnDevice, ABinaryTheDriverRefusesIsReplacedByASourceBui
   const auto stored = cache.find(key);
   ASSERT_TRUE(stored.has_value());
   EXPECT_NE(*stored, garbage) << "the refused binary was not replaced by the source build's";
+}
+
+// An entry that is a directory or a FIFO (a cache folder shared with other tools, a mistaken
+// mkdir) costs a warning and a build from source; the program runs.
+TEST_P(ProgramBinaryCacheOnDevice, AnEntryThatIsADirectoryOrAFifoStillBuildsFromSource) {
+  if (polydev::opencl::process_binary_cache() == nullptr) GTEST_SKIP() << "POLYDEV_NO_CACHE=1";
+  ProgramBinaryCache& cache = process_cache();
+  if (!cache.folder()) GTEST_SKIP() << "the binary cache has no folder (HOME is unset)";
+  for (const bool directory : {true, false}) {
+    const std::string name = directory ? "in_directory" : "in_fifo";
+    const std::string source = unique_source(name.c_str());
+    const fs::path file = cache.file_for(ProgramBinaryCache::key(device(), source, ""));
+    fs::create_directories(*cache.folder());
+    if (directory) {
+      fs::create_directories(file / "inside");
+    } else {
+      ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+    }
+    testing::internal::CaptureStderr();
+    const cl::Context context = make_context();
+    const cl::Program program = polydev::opencl::build_program(context, source);
+    const std::string warning = testing::internal::GetCapturedStderr();
+    expect_kernel_writes(context, device(), program, name.c_str());
+    EXPECT_NE(warning.find("cannot use the program cache file " + file.string()), std::string::npos)
+        << warning;
+    EXPECT_EQ(directory ? fs::is_directory(file) : fs::is_fifo(file), true)
+        << "the entry was replaced or removed";
+    fs::remove_all(file);
+  }
 }
 
 TEST_P(ProgramBinaryCacheOnDevice, ProgramsWithIncludesAreBuiltFromSourceAndNotStored) {

@@ -1,35 +1,26 @@
 #include "polydev/opencl/binary_cache.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <random>
-#include <sstream>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/error.hpp"
+#include "program_cache_entry.hpp"
+#include "regular_file.hpp"
 
 namespace polydev::opencl {
 
 namespace {
-
-// The first line of every cache file. The number changes whenever the layout or the key does, so
-// files of an older polydev are treated as damaged and replaced rather than misread.
-constexpr const char* kFileMagic = "polydev-program-binary 1\n";
-
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (const unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
 
 void append_field(std::string& key, const char* name, const std::string& value) {
   key += name;
@@ -43,8 +34,24 @@ void append_field(std::string& key, const char* name, const std::string& value) 
 // A name no other writer uses at the same time, in this process or another.
 std::string temporary_suffix() {
   static std::atomic<std::uint64_t> counter{0};
-  static const std::uint64_t process_random = std::random_device{}() * 0x100000001ull;
+  static const std::uint64_t process_random = []() -> std::uint64_t {
+    try {
+      return std::uint64_t{std::random_device{}()} * std::uint64_t{0x100000001};
+    } catch (const std::exception&) {  // no entropy source: the process id is unique on this host
+      return (static_cast<std::uint64_t>(::getpid()) << 20) ^
+             static_cast<std::uint64_t>(
+                 std::chrono::steady_clock::now().time_since_epoch().count());
+    }
+  }();
   return ".tmp." + std::to_string(process_random) + "." + std::to_string(counter++);
+}
+
+// The rename of a new entry would put a regular file in the place of a FIFO, a device or a link
+// that someone made there: only a regular file (or nothing) is replaced.
+bool replaceable(const std::filesystem::path& path) {
+  std::error_code failure;
+  const std::filesystem::file_status status = std::filesystem::symlink_status(path, failure);
+  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
 }
 
 }  // namespace
@@ -101,7 +108,8 @@ std::string ProgramBinaryCache::key(const cl::Device& device, const std::string&
 
 std::filesystem::path ProgramBinaryCache::file_for(const std::string& key) const {
   char name[32];
-  std::snprintf(name, sizeof(name), "%016llx.bin", static_cast<unsigned long long>(fnv1a(key)));
+  std::snprintf(name, sizeof(name), "%016llx.bin",
+                static_cast<unsigned long long>(detail::fnv1a_64(key)));
   return folder_ ? *folder_ / name : std::filesystem::path(name);
 }
 
@@ -143,45 +151,48 @@ ProgramBinaryCache::Statistics ProgramBinaryCache::statistics() const {
   return statistics_;
 }
 
-// Layout: kFileMagic, then "<key bytes> <binary bytes>\n", the key, the binary, and nothing more.
+// The layout is program_cache_entry.hpp's. An entry that cannot be used costs a warning and a
+// build from source, never the build: the caller stores the new binary, which replaces a damaged
+// or unreadable regular file; anything else at the path (a directory, a FIFO, a link) is left to
+// whoever put it there.
 std::optional<ProgramBinaryCache::Binary> ProgramBinaryCache::read_file(const std::string& key) {
   const std::filesystem::path path = file_for(key);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;  // not cached yet
-  const std::string contents((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  const std::string magic = kFileMagic;
-  std::string problem;
-  std::size_t key_size = 0;
-  std::size_t binary_size = 0;
-  std::size_t header_end = std::string::npos;
-  if (in.bad()) {
-    problem = "it could not be read";
-  } else if (contents.compare(0, magic.size(), magic) != 0) {
-    problem = "it does not start with '" + magic.substr(0, magic.size() - 1) + "'";
-  } else {
-    header_end = contents.find('\n', magic.size());
-    std::istringstream sizes(contents.substr(
-        magic.size(), header_end == std::string::npos ? 0 : header_end - magic.size()));
-    if (header_end == std::string::npos || !(sizes >> key_size >> binary_size) ||
-        contents.size() - header_end - 1 != key_size + binary_size) {
-      problem = "its sizes do not match its length (a partial or foreign file)";
+  std::optional<std::string> contents;
+  try {
+    contents = detail::read_regular_file_if_present(path.string(), detail::kCacheEntryLimit);
+  } catch (const detail::file_error& failure) {
+    if (failure.kind() == detail::file_error::Kind::too_large) {
+      discard_damaged(path, failure.reason());
+    } else {
+      ++statistics_.unusable_files;
+      warn_once("unusable:" + path.string(),
+                "cannot use the program cache file " + std::string(failure.what()) +
+                    "; the program is built from source" +
+                    (replaceable(path) ? std::string(", and the file is replaced")
+                                       : std::string(", and the file is left as it is (remove it "
+                                                     "so that the cache can keep this program)")));
     }
+    return std::nullopt;
   }
-  if (!problem.empty()) {
-    ++statistics_.damaged_files;
-    std::error_code ignored;  // removal is a courtesy to the next store, which replaces it anyway
-    std::filesystem::remove(path, ignored);
-    warn_once("damaged:" + path.string(), "ignored and removed the damaged program cache file '" +
-                                              path.string() + "': " + problem +
-                                              "; the program is built from source");
+  if (!contents) return std::nullopt;  // not cached yet
+  const detail::ProgramCacheEntry entry = detail::decode_program_cache_entry(*contents);
+  if (!entry.problem.empty()) {
+    discard_damaged(path, entry.problem);
     return std::nullopt;
   }
   // Another key with the same hash: a miss, and the next store takes the file over.
-  if (contents.compare(header_end + 1, key_size, key) != 0) return std::nullopt;
-  const auto binary_begin =
-      contents.begin() + static_cast<std::ptrdiff_t>(header_end + 1 + key_size);
-  return Binary(binary_begin, contents.end());
+  if (entry.key != key) return std::nullopt;
+  return Binary(entry.binary.begin(), entry.binary.end());
+}
+
+void ProgramBinaryCache::discard_damaged(const std::filesystem::path& path,
+                                         const std::string& problem) {
+  ++statistics_.damaged_files;
+  std::error_code ignored;  // removal is a courtesy to the next store, which replaces it anyway
+  std::filesystem::remove(path, ignored);
+  warn_once("damaged:" + path.string(), "ignored and removed the damaged program cache file '" +
+                                            path.string() + "': " + problem +
+                                            "; the program is built from source");
 }
 
 void ProgramBinaryCache::write_file(const std::string& key, const Binary& binary) {
@@ -195,12 +206,13 @@ void ProgramBinaryCache::write_file(const std::string& key, const Binary& binary
     return;
   }
   const std::filesystem::path path = file_for(key);
+  if (!replaceable(path)) return;  // the reader warned about it
   const std::filesystem::path temporary = path.string() + temporary_suffix();
   {
+    const std::string entry = detail::encode_program_cache_entry(
+        key, std::string_view(reinterpret_cast<const char*>(binary.data()), binary.size()));
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << kFileMagic << key.size() << ' ' << binary.size() << '\n' << key;
-    out.write(reinterpret_cast<const char*>(binary.data()),
-              static_cast<std::streamsize>(binary.size()));
+    out.write(entry.data(), static_cast<std::streamsize>(entry.size()));
     out.close();
     if (!out) {
       std::filesystem::remove(temporary, failure);

@@ -46,20 +46,23 @@ bool binary_cacheable(const std::string& source, const std::string& options);
 /// one folder (a file is written under a temporary name and renamed into place, so a reader sees a
 /// whole file or none).
 ///
-/// Folder problems never fail a build: a folder that cannot be created or written, or a damaged
-/// file, costs a warning on stderr (once per problem and cache) and a build from source;
-/// a damaged file is removed so that the next store replaces it.
+/// Folder problems never fail a build: a folder that cannot be created or written, or an entry
+/// that cannot be used, costs a warning on stderr (once per problem and file) and a build from
+/// source. A damaged entry (another layout, cut short, a checksum that does not match, larger than
+/// `detail::kCacheEntryLimit`) is removed so that the next store replaces it; an entry that is not
+/// a regular file (a directory, a FIFO, a link) is left alone and its program kept in memory only.
 class ProgramBinaryCache {
  public:
   using Binary = std::vector<unsigned char>;
 
   /// How the cache was used so far (for tests and `polydev` diagnostics).
   struct Statistics {
-    std::size_t memory_hits = 0;    ///< found in memory
-    std::size_t file_hits = 0;      ///< found in the folder (and now in memory too)
-    std::size_t misses = 0;         ///< found nowhere
-    std::size_t stores = 0;         ///< binaries stored
-    std::size_t damaged_files = 0;  ///< files that were not a whole cache entry, removed
+    std::size_t memory_hits = 0;     ///< found in memory
+    std::size_t file_hits = 0;       ///< found in the folder (and now in memory too)
+    std::size_t misses = 0;          ///< found nowhere
+    std::size_t stores = 0;          ///< binaries stored
+    std::size_t damaged_files = 0;   ///< files that were not a whole cache entry, removed
+    std::size_t unusable_files = 0;  ///< entries that are no readable regular file, left alone
   };
 
   /// A cache in memory, backed by `folder` when given (created on the first store).
@@ -72,7 +75,8 @@ class ProgramBinaryCache {
                          const std::string& options);
 
   /// The file that holds `key`'s binary: a 64-bit FNV-1a hash of the key in hex, `.bin`. The file
-  /// repeats the whole key, so two keys with one hash are told apart (the later store wins).
+  /// repeats the whole key, so two keys with one hash are told apart (the later store wins), and
+  /// a checksum of key and binary, so that changed bytes are detected before a driver sees them.
   std::filesystem::path file_for(const std::string& key) const;
 
   /// The binary stored for `key`, from memory or else from the folder.
@@ -90,6 +94,7 @@ class ProgramBinaryCache {
  private:
   std::optional<Binary> read_file(const std::string& key);
   void write_file(const std::string& key, const Binary& binary);
+  void discard_damaged(const std::filesystem::path& path, const std::string& problem);
   void warn_once(const std::string& kind, const std::string& message);
 
   std::optional<std::filesystem::path> folder_;
