@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "polydev/error.hpp"
 #include "polydev/opencl/selection.hpp"
@@ -189,12 +190,14 @@ TEST_F(PyopenclTest, EmptyDeviceNameAfterAPlatformName) {
 }
 
 TEST_F(PyopenclTest, LoneSemicolonSelectsTheFirstPlatformOnceWithWarnings) {
-  // PyOpenCL yields P0 twice; polydev runs each device once and says why.
+  // PyOpenCL yields P0 twice; polydev runs each device once and says why: the two empty entries
+  // in one line, each device selected again in one line of its own.
   const Selection selection = select(";");
   EXPECT_EQ(positions(selection), (Positions{{0, 0}, {0, 1}}));
   EXPECT_THAT(selection.warnings,
-              ElementsAre(AllOf(HasSubstr("PYOPENCL_TEST entry 1 ''"), HasSubstr("empty entry")),
-                          AllOf(HasSubstr("PYOPENCL_TEST entry 2 ''"), HasSubstr("empty entry")),
+              ElementsAre("PYOPENCL_TEST: 2 empty entries (entries 1, 2; stray ';'?); like "
+                          "PyOpenCL each selects the first platform, 0 'Intel(R) OpenCL', with "
+                          "all its devices",
                           AllOf(HasSubstr("entry 2"), HasSubstr("already selected")),
                           AllOf(HasSubstr("entry 2"), HasSubstr("already selected"))));
 }
@@ -301,6 +304,120 @@ TEST_F(PyopenclTest, WhitespaceAroundANameIsPartOfTheNeedle) {
   // No trimming for names: the spaces must occur in "name vendor" as written.
   EXPECT_EQ(positions(select("cuda nvidia")), (Positions{{1, 0}, {1, 1}}));
   EXPECT_THAT(error_of("  cuda:h100"), HasSubstr("no platform matches '  cuda'"));
+}
+
+// --- indices as Python's int() reads them ------------------------------------------------------
+// Each identifier below was checked with Python 3.11.7: int() accepts it (with the value used
+// here) or raises ValueError, so that PyOpenCL takes it as an index or as a name.
+
+TEST_F(PyopenclTest, UnicodeDecimalDigitsAreIndices) {
+  EXPECT_EQ(positions(select("0:\xd9\xa1")), (Positions{{0, 1}}));                 // int('١') == 1
+  EXPECT_EQ(positions(select("\xef\xbc\x91:\xef\xbc\x90")), (Positions{{1, 0}}));  // '１', '０'
+  EXPECT_EQ(positions(select("-\xe0\xa5\xa7")), (Positions{{2, 0}}));  // int('-१') == -1
+}
+
+TEST_F(PyopenclTest, UnicodeWhitespaceAroundAnIndexIsStripped) {
+  EXPECT_EQ(positions(select("\xc2\xa0"
+                             "1\xe3\x80\x80:\xe2\x80\x83"
+                             "0")),
+            (Positions{{1, 0}}));  // U+00A0, U+3000, U+2003
+  EXPECT_EQ(positions(select("\xc2\x85"
+                             "1")),
+            (Positions{{1, 0}, {1, 1}}));  // U+0085: platform 1, every device
+}
+
+TEST_F(PyopenclTest, InformationSeparatorsMakeANameNotAnIndex) {
+  // int('\x1c1') raises: PyOpenCL looks for a platform whose name contains "\x1c1".
+  EXPECT_THAT(error_of("\x1c"
+                       "1"),
+              HasSubstr("no platform matches '\x1c"
+                        "1'"));
+  EXPECT_THAT(error_of("0:1\x1f"), HasSubstr("no device matches '1\x1f'"));
+}
+
+TEST_F(PyopenclTest, UnicodeIndexOutOfRangeShowsItsValue) {
+  EXPECT_THAT(error_of("\xd9\xa5"),
+              HasSubstr("platform index \xd9\xa5 (5) out of range"));  // '٥'
+}
+
+TEST_F(PyopenclTest, InvalidUtf8IsANameNotAnIndex) {
+  // Python decodes the environment with surrogateescape; int() rejects the escaped bytes.
+  EXPECT_THAT(error_of("1\xff"), HasSubstr("no platform matches '1\xff'"));
+  EXPECT_THAT(error_of("\xd9"), HasSubstr("no platform matches '\xd9'"));  // a cut '١'
+}
+
+TEST_F(PyopenclTest, MoreThan4300DigitsAreANameNotAnIndex) {
+  // int() of a 4301-digit text raises ValueError (CPython's int_max_str_digits), so PyOpenCL looks
+  // for a name; 4300 digits are an index, out of range.
+  EXPECT_THAT(error_of(std::string(4300, '1')), HasSubstr("platform index 1111"));
+  EXPECT_THAT(error_of(std::string(4301, '1')), HasSubstr("no platform matches '1111"));
+}
+
+// --- repeated warnings, long selectors ------------------------------------------------------
+
+std::size_t total_bytes(const std::vector<std::string>& lines) {
+  std::size_t bytes = 0;
+  for (const std::string& line : lines) bytes += line.size() + 1;
+  return bytes;
+}
+
+TEST_F(PyopenclTest, HundredThousandEmptyEntriesGiveAFewShortLines) {
+  // Each empty entry selects the first platform again: once one line per entry and per device.
+  const Selection selection = select(std::string(99999, ';'));
+  EXPECT_EQ(positions(selection), (Positions{{0, 0}, {0, 1}}));
+  EXPECT_LT(selection.warnings.size(), 10u);
+  EXPECT_LT(total_bytes(selection.warnings), 2048u);
+  EXPECT_THAT(
+      selection.warnings,
+      ElementsAre("PYOPENCL_TEST: 100000 empty entries (entries 1, 2, 3, ... 100000; stray "
+                  "';'?); like PyOpenCL each selects the first platform, 0 'Intel(R) OpenCL', "
+                  "with all its devices",
+                  "PYOPENCL_TEST: device 0 'Intel(R) Core(TM) i5 CPU' of platform 0 is selected "
+                  "again by 99999 entries (entries 2, 3, 4, ... 100000); it runs once",
+                  "PYOPENCL_TEST: device 1 'Intel(R) Iris(TM) Graphics' of platform 0 is selected "
+                  "again by 99999 entries (entries 2, 3, 4, ... 100000); it runs once"));
+}
+
+TEST_F(PyopenclTest, RepeatedEntriesOfEveryKindGiveOneLineEach) {
+  std::string spec;
+  for (int i = 0; i < 50000; ++i) spec += ":;1:;";  // entries ':', '1:', ':', ...
+  const Selection selection = select(spec + "2");
+  EXPECT_EQ(positions(selection), (Positions{{0, 0}, {1, 0}, {2, 0}}));
+  EXPECT_LT(selection.warnings.size(), 10u);
+  EXPECT_LT(total_bytes(selection.warnings), 2048u);
+  EXPECT_THAT(selection.warnings,
+              testing::Contains(HasSubstr("PYOPENCL_TEST: 50000 entries with an empty platform "
+                                          "name (entries 1, 3, 5, ... 99999)")));
+  EXPECT_THAT(selection.warnings,
+              testing::Contains(HasSubstr("PYOPENCL_TEST: 50000 entries with an empty device "
+                                          "name for platform 1 (entries 2, 4, 6, ... 100000)")));
+}
+
+TEST_F(PyopenclTest, FourPlacesAreAllListed) {
+  const Selection selection = select("1;1;1;1;1");
+  EXPECT_THAT(selection.warnings,
+              ElementsAre(HasSubstr("is selected again by 4 entries (entries 2, 3, 4, 5)"),
+                          HasSubstr("is selected again by 4 entries (entries 2, 3, 4, 5)")));
+}
+
+TEST_F(PyopenclTest, AWarningQuotesOnlyTheStartOfALongEntry) {
+  std::string entry = "1:0";
+  for (int i = 0; i < 60000; ++i) entry += ",0";
+  const Selection selection = select(entry);
+  ASSERT_EQ(selection.warnings.size(), 1u);
+  EXPECT_LT(selection.warnings[0].size(), 300u);
+  EXPECT_THAT(selection.warnings[0],
+              AllOf(HasSubstr("PYOPENCL_TEST entry 1 '1:0,0,0,0,"),
+                    HasSubstr("'... (120003 bytes): device 0 'NVIDIA H100' of platform 1 is "
+                              "already selected; it runs once")));
+}
+
+TEST_F(PyopenclTest, AnErrorQuotesOnlyTheStartOfALongEntryOrName) {
+  const std::string name(100000, 'x');
+  const std::string message = error_of("0:" + name);
+  EXPECT_LT(message.size(), 600u);
+  EXPECT_THAT(message, HasSubstr("no device matches 'xxxx"));
+  EXPECT_THAT(message, HasSubstr("'... (100000 bytes)"));
 }
 
 // --- set selectors that select nothing ----------------------------------------------------

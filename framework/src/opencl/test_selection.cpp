@@ -1,7 +1,6 @@
 // PYOPENCL_TEST: PyOpenCL's grammar and results, with errors where PyOpenCL is vague.
 #include <algorithm>
 #include <cctype>
-#include <set>
 #include <string>
 #include <string_view>
 
@@ -10,6 +9,7 @@
 #include "polydev/error.hpp"
 #include "polydev/opencl/selection.hpp"
 #include "python_int.hpp"
+#include "warning_summary.hpp"
 
 namespace polydev::opencl {
 
@@ -56,6 +56,16 @@ std::optional<std::size_t> find_object(const std::vector<Object>& objects,
   return std::nullopt;
 }
 
+// An index as written, and its value when written with digits other than ASCII ('٥' (5)).
+std::string index_text(std::string_view identifier) {
+  const std::string_view written = polydev::detail::strip_python_whitespace(identifier);
+  std::string text = polydev::detail::shortened(written);
+  const bool ascii =
+      std::all_of(written.begin(), written.end(), [](unsigned char c) { return c < 0x80; });
+  if (!ascii) text += " (" + std::to_string(*polydev::detail::parse_python_int(identifier)) + ")";
+  return text;
+}
+
 class TestSpecParser {
  public:
   TestSpecParser(std::string_view spec, const Inventory& inventory)
@@ -65,26 +75,34 @@ class TestSpecParser {
     const auto entries = split(spec_, ';');
     for (std::size_t i = 0; i < entries.size(); ++i) parse_entry(i + 1, entries[i]);
     if (selection_.devices.empty()) {
-      std::string message = "PYOPENCL_TEST '" + std::string(spec_) + "' selects no device: ";
+      std::string message =
+          "PYOPENCL_TEST " + polydev::detail::quoted(spec_) + " selects no device: ";
       message +=
           inventory_.platforms.empty() ? inventory_.reason : detail::list_platforms(inventory_);
       throw selection_error(message);
     }
+    selection_.warnings = warnings_.lines();
     return std::move(selection_);
   }
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw selection_error("PYOPENCL_TEST entry " + std::to_string(entry_number_) + " '" +
-                          std::string(entry_) + "': " + what);
+    throw selection_error(entry_label() + ": " + what);
   }
 
-  // Each warning once: an entry that repeats a device (or an empty name) many times would
-  // otherwise print one line per repeat, each quoting the whole entry (quadratic in its length).
-  void warn(const std::string& what) {
-    std::string warning = "PYOPENCL_TEST entry " + std::to_string(entry_number_) + " '" +
-                          std::string(entry_) + "': " + what;
-    if (given_warnings_.insert(warning).second) selection_.warnings.push_back(std::move(warning));
+  std::string entry_label() const {
+    return "PYOPENCL_TEST entry " + std::to_string(entry_number_) + " " +
+           polydev::detail::quoted(entry_);
+  }
+
+  // One line per kind of warning however often the selector repeats it: 100 000 empty entries
+  // would otherwise print 100 000 lines, and an entry that repeats a device one line per repeat,
+  // each quoting the whole entry. `what()` is the warning for one entry, `many` the summary.
+  template <typename What, typename Many>
+  void warn(const std::string& kind, What&& what, Many&& many) {
+    warnings_.add(
+        kind, entry_number_, [&] { return entry_label() + ": " + what(); },
+        std::forward<Many>(many));
   }
 
   void parse_entry(std::size_t number, std::string_view entry) {
@@ -110,10 +128,27 @@ class TestSpecParser {
     const PlatformInfo& info = inventory_.platforms[platform];
     if (parts.size() == 1) {
       if (entry.empty()) {
-        warn("empty entry (a stray ';'?); like PyOpenCL it selects the first platform, " +
-             detail::describe_platform(info) + ", with all its devices");
+        warn(
+            "empty entry",
+            [&] {
+              return "empty entry (a stray ';'?); like PyOpenCL it selects the first platform, " +
+                     detail::describe_platform(info) + ", with all its devices";
+            },
+            [&info](std::size_t count, const std::string& places) {
+              return "PYOPENCL_TEST: " + std::to_string(count) + " empty entries (entries " +
+                     places + "; stray ';'?); like PyOpenCL each selects the first platform, " +
+                     detail::describe_platform(info) + ", with all its devices";
+            });
       }
-      if (info.devices.empty()) warn("selects no device: " + detail::list_devices(info));
+      if (info.devices.empty()) {
+        warn(
+            "no device " + std::to_string(platform),
+            [&] { return "selects no device: " + detail::list_devices(info); },
+            [&info](std::size_t count, const std::string& places) {
+              return "PYOPENCL_TEST: " + std::to_string(count) + " entries (entries " + places +
+                     ") select no device: " + detail::list_devices(info);
+            });
+      }
       for (const DeviceInfo& device : info.devices) add({platform, device.index});
       return;
     }
@@ -126,17 +161,28 @@ class TestSpecParser {
     bool out_of_range = false;
     const auto found = find_object(inventory_.platforms, identifier, out_of_range);
     if (out_of_range) {
-      fail("platform index " + std::string(polydev::detail::strip_python_whitespace(identifier)) +
-           " out of range; " + detail::list_platforms(inventory_));
+      fail("platform index " + index_text(identifier) + " out of range; " +
+           detail::list_platforms(inventory_));
     }
     if (!found) {
-      fail("no platform matches '" + std::string(identifier) +
-           "' (an index, or a case-insensitive substring of platform name and vendor); " +
+      fail("no platform matches " + polydev::detail::quoted(identifier) +
+           " (an index, or a case-insensitive substring of platform name and vendor); " +
            detail::list_platforms(inventory_));
     }
     if (identifier.empty() && !entry_.empty()) {
-      warn("empty platform name; like PyOpenCL it selects the first platform, " +
-           detail::describe_platform(inventory_.platforms[*found]));
+      const PlatformInfo& first = inventory_.platforms[*found];
+      warn(
+          "empty platform name",
+          [&] {
+            return "empty platform name; like PyOpenCL it selects the first platform, " +
+                   detail::describe_platform(first);
+          },
+          [&first](std::size_t count, const std::string& places) {
+            return "PYOPENCL_TEST: " + std::to_string(count) +
+                   " entries with an empty platform name (entries " + places +
+                   "); like PyOpenCL each selects the first platform, " +
+                   detail::describe_platform(first);
+          });
     }
     return *found;
   }
@@ -145,17 +191,29 @@ class TestSpecParser {
     bool out_of_range = false;
     const auto found = find_object(platform.devices, identifier, out_of_range);
     if (out_of_range) {
-      fail("device index " + std::string(polydev::detail::strip_python_whitespace(identifier)) +
-           " out of range; " + detail::list_devices(platform));
+      fail("device index " + index_text(identifier) + " out of range; " +
+           detail::list_devices(platform));
     }
     if (!found) {
-      fail("no device matches '" + std::string(identifier) +
-           "' (an index, or a case-insensitive substring of device name and vendor); " +
+      fail("no device matches " + polydev::detail::quoted(identifier) +
+           " (an index, or a case-insensitive substring of device name and vendor); " +
            detail::list_devices(platform));
     }
     if (identifier.empty()) {
-      warn("empty device name; like PyOpenCL it selects the first device, " +
-           detail::describe_device(platform.devices[*found]));
+      const DeviceInfo& first = platform.devices[*found];
+      warn(
+          "empty device name " + std::to_string(platform.index),
+          [&] {
+            return "empty device name; like PyOpenCL it selects the first device, " +
+                   detail::describe_device(first);
+          },
+          [&first, &platform](std::size_t count, const std::string& places) {
+            return "PYOPENCL_TEST: " + std::to_string(count) +
+                   " entries with an empty device name for platform " +
+                   std::to_string(platform.index) + " (entries " + places +
+                   "); like PyOpenCL each selects its first device, " +
+                   detail::describe_device(first);
+          });
     }
     return *found;
   }
@@ -164,8 +222,18 @@ class TestSpecParser {
     auto& devices = selection_.devices;
     if (std::find(devices.begin(), devices.end(), position) != devices.end()) {
       const PlatformInfo& platform = inventory_.platforms[position.platform];
-      warn("device " + detail::describe_device(platform.devices[position.device]) +
-           " of platform " + std::to_string(platform.index) + " is already selected; it runs once");
+      const DeviceInfo& device = platform.devices[position.device];
+      warn(
+          "again " + std::to_string(platform.index) + " " + std::to_string(device.index),
+          [&] {
+            return "device " + detail::describe_device(device) + " of platform " +
+                   std::to_string(platform.index) + " is already selected; it runs once";
+          },
+          [&device, &platform](std::size_t count, const std::string& places) {
+            return "PYOPENCL_TEST: device " + detail::describe_device(device) + " of platform " +
+                   std::to_string(platform.index) + " is selected again by " +
+                   std::to_string(count) + " entries (entries " + places + "); it runs once";
+          });
       return;
     }
     devices.push_back(position);
@@ -174,7 +242,7 @@ class TestSpecParser {
   std::string_view spec_;
   const Inventory& inventory_;
   Selection selection_;
-  std::set<std::string> given_warnings_;
+  polydev::detail::WarningSummary warnings_;
   std::size_t entry_number_ = 0;
   std::string_view entry_;
 };
