@@ -10,6 +10,7 @@
 
 #include "polydev/devices_selector.hpp"
 #include "polydev/error.hpp"
+#include "warning_summary.hpp"
 
 namespace polydev {
 
@@ -117,7 +118,7 @@ class TermParser {
                        : name == "key"    ? Attribute::key
                                           : Attribute::platform;
       if (term.op != Operator::contains && term.op != Operator::equal) {
-        fail("'" + name + "' takes '~' (contains) or '=' (is), e.g. " + name + "~" +
+        fail(detail::quoted(name) + " takes '~' (contains) or '=' (is), e.g. " + name + "~" +
              example_text(name));
       }
       term.values = alternatives(value);
@@ -129,7 +130,8 @@ class TermParser {
       term.values = alternatives(value);
       for (const std::string& alternative : term.values) {
         if (std::any_of(alternative.begin(), alternative.end(), is_blank)) {
-          fail("'" + alternative + "' is not one extension name; name one, e.g. ext=cl_khr_fp16 " +
+          fail(detail::quoted(alternative) +
+               " is not one extension name; name one, e.g. ext=cl_khr_fp16 " +
                "(or several with '|' for any of them, or several terms for all of them)");
         }
       }
@@ -155,15 +157,15 @@ class TermParser {
     } else if (name == "cuda") {
       hint = " (did you mean backend=cuda?)";
     }
-    fail("unknown attribute '" + std::string(rest.text.substr(0, length)) + "'" + hint + "; " +
+    fail("unknown attribute " + detail::quoted(rest.text.substr(0, length)) + hint + "; " +
          kAcceptedTerms);
   }
 
  private:
   [[noreturn]] void fail(const std::string& problem) const {
-    throw selection_error("POLYDEV_DEVICES='" + selector_ + "': term '" + std::string(piece_.text) +
-                          "' (clause " + std::to_string(clause_) + ", term " +
-                          std::to_string(index_) + ", character " +
+    throw selection_error("POLYDEV_DEVICES=" + detail::quoted(selector_) + ": term " +
+                          detail::quoted(piece_.text) + " (clause " + std::to_string(clause_) +
+                          ", term " + std::to_string(index_) + ", character " +
                           std::to_string(piece_.offset + 1) + "): " + problem);
   }
 
@@ -185,20 +187,22 @@ class TermParser {
         return op;
       }
     }
-    fail("expected an operator ('=', '~', '>=', '>', '<=', '<') after the attribute name, not '" +
-         std::string(text) + "'; " + kAcceptedTerms);
+    fail("expected an operator ('=', '~', '>=', '>', '<=', '<') after the attribute name, not " +
+         detail::quoted(text) + "; " + kAcceptedTerms);
   }
 
   void require_equal(const SelectorTerm& term, const std::string& name, const char* example) const {
     if (term.op != Operator::equal) {
-      fail("'" + name + "' takes '=' and one or more values separated by '|', e.g. " + example);
+      fail(detail::quoted(name) + " takes '=' and one or more values separated by '|', e.g. " +
+           example);
     }
   }
 
   void require_comparison(const SelectorTerm& term, const std::string& name,
                           const char* example) const {
     if (term.op == Operator::none || term.op == Operator::contains) {
-      fail("'" + name + "' takes a comparison ('>=', '>', '<=', '<' or '='), e.g. " + example);
+      fail(detail::quoted(name) + " takes a comparison ('>=', '>', '<=', '<' or '='), e.g. " +
+           example);
     }
   }
 
@@ -215,8 +219,8 @@ class TermParser {
     for (const Piece& alternative : split({value, 0}, '|')) {
       const std::string_view text = trimmed(alternative).text;
       if (text.empty()) {
-        fail("an empty alternative in '" + std::string(value) +
-             "'; separate values by single '|', e.g. type=gpu|accelerator");
+        fail("an empty alternative in " + detail::quoted(value) +
+             "; separate values by single '|', e.g. type=gpu|accelerator");
       }
       out.emplace_back(text);
     }
@@ -225,11 +229,12 @@ class TermParser {
 
   void check_enumerated(const std::string& name, const std::string& value) const {
     if (name == "backend" && value != "opencl" && value != "cuda") {
-      fail("'" + value + "' is not a backend; expected opencl or cuda");
+      fail(detail::quoted(value) + " is not a backend; expected opencl or cuda");
     }
     if (name == "type" && value != "gpu" && value != "cpu" && value != "accelerator" &&
         value != "custom") {
-      fail("'" + value + "' is not a device type; expected gpu, cpu, accelerator or custom");
+      fail(detail::quoted(value) +
+           " is not a device type; expected gpu, cpu, accelerator or custom");
     }
   }
 
@@ -256,7 +261,7 @@ class TermParser {
     const auto minor = dot == std::string_view::npos ? std::optional<std::uint64_t>(0)
                                                      : small_number(value.substr(dot + 1));
     if (!major || !minor) {
-      fail("'" + std::string(value) + "' is not a version; expected MAJOR or MAJOR.MINOR, e.g. " +
+      fail(detail::quoted(value) + " is not a version; expected MAJOR or MAJOR.MINOR, e.g. " +
            example);
     }
     return {static_cast<int>(*major), static_cast<int>(*minor)};
@@ -277,11 +282,10 @@ class TermParser {
     const std::string_view whole = number.substr(0, dot);
     const std::string_view fraction =
         dot == std::string_view::npos ? std::string_view() : number.substr(dot + 1);
-    const bool digits_ok =
-        !whole.empty() && whole.size() <= 19 &&
-        (dot == std::string_view::npos || (!fraction.empty() && fraction.size() <= 6 &&
-                                           fraction.find('.') == std::string_view::npos));
-    if (!digits_ok) fail("'" + std::string(value) + "' is not a memory size; " + accepted);
+    const bool digits_ok = !whole.empty() && (dot == std::string_view::npos ||
+                                              (!fraction.empty() && fraction.size() <= 6 &&
+                                               fraction.find('.') == std::string_view::npos));
+    if (!digits_ok) fail(detail::quoted(value) + " is not a memory size; " + accepted);
     std::uint64_t scale = 1;
     if (unit == "k" || unit == "kib") {
       scale = 1ull << 10;
@@ -292,27 +296,36 @@ class TermParser {
     } else if (unit == "t" || unit == "tib") {
       scale = 1ull << 40;
     } else if (unit == "kb" || unit == "mb" || unit == "gb" || unit == "tb") {
-      fail("'" + std::string(value) + "': decimal units (KB, MB, GB, TB) are not accepted, to " +
+      fail(detail::quoted(value) + ": decimal units (KB, MB, GB, TB) are not accepted, to " +
            "leave no doubt about 1000 or 1024; write the binary unit, e.g. mem>=16G (16 GiB)");
     } else if (!unit.empty() && unit != "b") {
-      fail("'" + std::string(value) + "' has an unknown unit '" + unit + "'; " + accepted);
+      fail(detail::quoted(value) + " has an unknown unit " + detail::quoted(unit) + "; " +
+           accepted);
     }
     if (scale == 1 && !fraction.empty()) {
-      fail("'" + std::string(value) + "' is not a whole number of bytes; " + accepted);
+      fail(detail::quoted(value) + " is not a whole number of bytes; " + accepted);
     }
-    const std::uint64_t integer = std::stoull(std::string(whole));
-    if (integer > std::numeric_limits<std::uint64_t>::max() / scale) {
-      fail("'" + std::string(value) + "' is more than 16 EiB; " + accepted);
+    constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+    // Any number of digits: the value, not its spelling, decides whether it fits in 64 bits.
+    std::uint64_t integer = 0;
+    bool too_large = false;
+    for (char c : whole) {
+      const auto digit = static_cast<std::uint64_t>(c - '0');
+      if (integer > (kMax - digit) / 10) too_large = true;
+      integer = too_large ? kMax : integer * 10 + digit;
     }
+    const std::string too_large_message =
+        detail::quoted(value) +
+        " is too large; the largest memory size is 18446744073709551615 bytes (16 EiB minus one "
+        "byte)";
+    if (too_large || integer > kMax / scale) fail(too_large_message);
     std::uint64_t bytes = integer * scale;
     if (!fraction.empty()) {
       // scale <= 2^40 and fraction < 10^6, so the product fits in 64 bits.
       std::uint64_t denominator = 1;
       for (std::size_t i = 0; i < fraction.size(); ++i) denominator *= 10;
       const std::uint64_t part = std::stoull(std::string(fraction)) * scale / denominator;
-      if (bytes > std::numeric_limits<std::uint64_t>::max() - part) {
-        fail("'" + std::string(value) + "' is more than 16 EiB; " + accepted);
-      }
+      if (bytes > kMax - part) fail(too_large_message);
       bytes += part;
     }
     return bytes;
@@ -347,8 +360,9 @@ DevicesSelector parse_devices_selector(const std::string& text) {
   for (std::size_t c = 0; c < clauses.size(); ++c) {
     const Piece clause_piece = trimmed(clauses[c]);
     if (clause_piece.text.empty()) {
-      throw selection_error("POLYDEV_DEVICES='" + text + "': clause " + std::to_string(c + 1) +
-                            " (character " + std::to_string(clause_piece.offset + 1) +
+      throw selection_error("POLYDEV_DEVICES=" + detail::quoted(text) + ": clause " +
+                            std::to_string(c + 1) + " (character " +
+                            std::to_string(clause_piece.offset + 1) +
                             ") is empty; expected terms separated by ',' (e.g. type=gpu,fp64), "
                             "clauses separated by single ';' and no ';' at either end");
     }
@@ -359,9 +373,9 @@ DevicesSelector parse_devices_selector(const std::string& text) {
     for (std::size_t t = 0; t < terms.size(); ++t) {
       const Piece term_piece = trimmed(terms[t]);
       if (term_piece.text.empty()) {
-        throw selection_error("POLYDEV_DEVICES='" + text + "': term " + std::to_string(t + 1) +
-                              " of clause " + std::to_string(c + 1) + " (character " +
-                              std::to_string(term_piece.offset + 1) +
+        throw selection_error("POLYDEV_DEVICES=" + detail::quoted(text) + ": term " +
+                              std::to_string(t + 1) + " of clause " + std::to_string(c + 1) +
+                              " (character " + std::to_string(term_piece.offset + 1) +
                               ") is empty; expected a term between single ',' (e.g. "
                               "type=gpu,fp64) and none at either end of a clause");
       }

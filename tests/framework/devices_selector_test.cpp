@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -173,6 +174,49 @@ TEST(DevicesSelectorParse, MemorySizesAreBinary) {
   EXPECT_EQ(bytes("16777215.999999T"), (16777215ull << 40) + 999999ull * (1ull << 40) / 1000000);
 }
 
+TEST(DevicesSelectorParse, MemorySizesUpToTheLargestUint64) {
+  const auto bytes = [](const std::string& size) {
+    return parse_devices_selector("mem>=" + size).clauses[0].terms[0].bytes;
+  };
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  EXPECT_EQ(bytes("18446744073709551615"), kMax);
+  EXPECT_EQ(bytes("18446744073709551615B"), kMax);
+  EXPECT_EQ(bytes("18446744073709551614"), kMax - 1);
+  EXPECT_EQ(bytes("000000000000000000000000001"), 1u) << "leading zeros do not make it large";
+  EXPECT_EQ(bytes("18014398509481983K"), kMax - 1023);  // the largest whole number of KiB
+  EXPECT_EQ(bytes("17179869183G"), kMax - ((1ull << 30) - 1));
+  EXPECT_EQ(bytes("16777215T"), kMax - ((1ull << 40) - 1));
+}
+
+TEST(DevicesSelectorErrors, MemorySizesBeyondTheLargestAreTooLarge) {
+  const std::string too_large =
+      "is too large; the largest memory size is 18446744073709551615 bytes (16 EiB minus one "
+      "byte)";
+  for (const char* size :
+       {"18446744073709551616", "18446744073709551616B", "99999999999999999999999999999",
+        "18446744073709551615K", "18014398509481984K", "17179869184G", "16777216T", "16777216.0T",
+        "16777215.9999999T"}) {
+    const std::string message = parse_error(std::string("mem>=") + size);
+    if (std::string(size) == "16777215.9999999T") {
+      EXPECT_THAT(message, HasSubstr("is not a memory size")) << "at most 6 digits after the point";
+    } else {
+      EXPECT_THAT(message, HasSubstr("'" + std::string(size) + "' " + too_large)) << size;
+    }
+  }
+}
+
+TEST(DevicesSelectorErrors, ALongSelectorIsQuotedByItsStart) {
+  // 100 000 empty clauses: the error quotes the selector's start and says how long it is.
+  const std::string message = parse_error(std::string(99999, ';'));
+  EXPECT_LT(message.size(), 2048u);
+  EXPECT_THAT(message, HasSubstr("POLYDEV_DEVICES=';;;;"));
+  EXPECT_THAT(message, HasSubstr(";;;'... (99999 bytes): clause 1 (character 1) is empty"));
+  const std::string name(100000, 'n');
+  const std::string term_message = parse_error("type=gpu,name~" + name + ",colour=red");
+  EXPECT_LT(term_message.size(), 2048u);
+  EXPECT_THAT(term_message, HasSubstr("unknown attribute 'colour'"));
+}
+
 // --- every error --------------------------------------------------------------------------------
 
 TEST(DevicesSelectorErrors, EmptyClauses) {
@@ -273,8 +317,11 @@ TEST(DevicesSelectorErrors, MemorySizes) {
   EXPECT_THAT(parse_error("mem>=1.9999999T"), HasSubstr("'1.9999999T' is not a memory size"))
       << "at most 6 digits after the point";
   EXPECT_THAT(parse_error("mem>=1.5"), HasSubstr("'1.5' is not a whole number of bytes"));
-  EXPECT_THAT(parse_error("mem>=16777216T"), HasSubstr("'16777216T' is more than 16 EiB"));
-  EXPECT_THAT(parse_error("mem>=99999999999999999999"), HasSubstr("is not a memory size"));
+  EXPECT_THAT(parse_error("mem>=16777216T"),
+              HasSubstr("'16777216T' is too large; the largest memory size is "
+                        "18446744073709551615 bytes (16 EiB minus one byte)"));
+  EXPECT_THAT(parse_error("mem>=99999999999999999999"),
+              HasSubstr("'99999999999999999999' is too large"));
   EXPECT_THAT(parse_error("mem~16G"), HasSubstr("'mem' takes a comparison"));
 }
 
