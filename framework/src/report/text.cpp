@@ -70,7 +70,8 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
 
   out << "\ncolumns:\n";
   std::size_t key_width = 0;
-  for (const Column& column : matrix.columns) key_width = std::max(key_width, shown(column.id).size());
+  for (const Column& column : matrix.columns)
+    key_width = std::max(key_width, shown(column.id).size());
   for (std::size_t i = 0; i < matrix.columns.size(); ++i) {
     const Column& column = matrix.columns[i];
     out << "  " << pad(header_of(matrix, i), 6);
