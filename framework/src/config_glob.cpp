@@ -1,6 +1,7 @@
 #include <cstddef>
 
 #include "polydev/config.hpp"
+#include "printable.hpp"
 
 namespace polydev {
 
@@ -9,7 +10,7 @@ Glob::Glob() : Glob("*") {}
 Glob::Glob(std::string pattern) : text_(std::move(pattern)) {
   if (text_.empty()) throw error("the pattern is empty");
   const auto fail = [&](const std::string& what) {
-    throw error("pattern '" + text_ + "': " + what);
+    throw error("pattern " + detail::quote(text_) + ": " + what);
   };
   for (std::size_t i = 0; i < text_.size(); ++i) {
     Token token;

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "polydev/config.hpp"
-#include "regular_file.hpp"
+#include "printable.hpp"
 
 namespace polydev {
 
@@ -40,7 +40,7 @@ std::string describe(const YAML::Node& node) {
     case YAML::NodeType::Sequence:
       return "a list";
     case YAML::NodeType::Scalar:
-      return detail::quote_content(node.Scalar());
+      return detail::quote(node.Scalar());
     default:
       return "nothing";
   }
@@ -162,12 +162,11 @@ class Parser {
       }
       const std::string key = key_node.Scalar();
       if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        fail(key_node.Mark(), "unknown key " + detail::quote_content(key) + " in " + context,
+        fail(key_node.Mark(), "unknown key " + detail::quote(key) + " in " + context,
              "one of " + join(allowed));
       }
       if (!seen.insert(key).second) {
-        fail(key_node.Mark(),
-             "the key " + detail::quote_content(key) + " appears twice in " + context,
+        fail(key_node.Mark(), "the key " + detail::quote(key) + " appears twice in " + context,
              "each key once");
       }
       take(key, key_node, entry.second);
@@ -192,7 +191,7 @@ class Parser {
 
   void check_version(const YAML::Node& key_node, const YAML::Node& value) const {
     const std::string text = scalar(key_node, value, "'version'", "1");
-    if (text != "1") fail(value.Mark(), "unsupported version " + detail::quote_content(text), "1");
+    if (text != "1") fail(value.Mark(), "unsupported version " + detail::quote(text), "1");
   }
 
   void parse_profiles(const YAML::Node& key_node, const YAML::Node& value, Config& config) const {
@@ -213,7 +212,7 @@ class Parser {
     Profile profile;
     profile.name = name;
     profile.line = name_node.Mark().line + 1;
-    const std::string context = "profile " + detail::quote_content(name);
+    const std::string context = "profile " + detail::quote(name);
     if (!body.IsMap()) {
       fail(where(name_node, body), context + " is " + describe(body),
            "a mapping of selector variables (PYOPENCL_TEST, PYOPENCL_CTX, CUDA_DEVICE, "
@@ -338,8 +337,8 @@ class Parser {
       // a mistake (a suite name alone, say), not a rule that never applies.
       if (test_name && text.find_first_of(".*?[") == std::string::npos) {
         fail(value.Mark(),
-             what + " " + detail::quote_content(text) + " can never match a test name 'Suite.Test'",
-             detail::quote_content(text + ".*") + " for every test of a suite, or 'Suite.Test'");
+             what + " " + detail::quote(text) + " can never match a test name 'Suite.Test'",
+             detail::quote(text + ".*") + " for every test of a suite, or 'Suite.Test'");
       }
       return pattern;
     } catch (const config_error&) {
@@ -365,14 +364,14 @@ class Parser {
   // is cut, so that a value of megabytes does not become a message of megabytes.
   static std::string bounded(std::string message, const std::string& value) {
     const std::string whole = "'" + value + "'";
-    const std::string quoted = detail::quote_content(value);
+    const std::string quoted = detail::quote(value);
     for (std::size_t at = message.find(whole); at != std::string::npos;
          at = message.find(whole, at + quoted.size())) {
       message.replace(at, whole.size(), quoted);
     }
     constexpr std::size_t kLimit = 4 * detail::kQuotedContentLimit;
     if (message.size() <= kLimit) return message;
-    const std::string cut = detail::quote_content(message, kLimit);
+    const std::string cut = detail::quote(message, kLimit);
     return cut.substr(1, cut.rfind('\'') - 1) + "...";
   }
 

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "polydev/config.hpp"
+#include "printable.hpp"
 
 namespace polydev {
 
@@ -69,8 +70,8 @@ VersionRange::VersionRange(std::string text) : text_(std::move(text)) {
     const std::string_view clause_text = trim(std::string_view(text_).substr(
         start, comma == std::string::npos ? std::string::npos : comma - start));
     const auto fail = [&](const std::string& what) {
-      throw error("clause " + std::to_string(number) + " '" + std::string(clause_text) + "' of '" +
-                  text_ + "': " + what);
+      throw error("clause " + std::to_string(number) + " " + detail::quote(clause_text) + " of " +
+                  detail::quote(text_) + ": " + what);
     };
     if (clause_text.empty()) fail("it is empty");
     static const std::pair<const char*, Op> operators[] = {{">=", Op::ge}, {"<=", Op::le},
@@ -89,8 +90,8 @@ VersionRange::VersionRange(std::string text) : text_(std::move(text)) {
     std::size_t at = 0;
     clause.version = read_numbers(rest, at);
     if (clause.version.empty() || at != rest.size()) {
-      fail("'" + std::string(rest) +
-           "' is not a version (numbers separated by '.', after one of >=, >, <=, <, ==, !=)");
+      fail(detail::quote(rest) +
+           " is not a version (numbers separated by '.', after one of >=, >, <=, <, ==, !=)");
     }
     clauses_.push_back(std::move(clause));
     if (comma == std::string::npos) break;

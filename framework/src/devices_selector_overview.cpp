@@ -33,7 +33,7 @@ std::string why_no_candidate(const Overview& overview) {
     if (!error.empty()) return std::string("its selector is invalid");
     return available ? std::string("its selector selects no device") : reason;
   };
-  return "POLYDEV_DEVICES=" + detail::quoted(*overview.devices.text) +
+  return "POLYDEV_DEVICES=" + detail::quote(*overview.devices.text) +
          " takes no device: the backend selectors select none (OpenCL: " +
          why(overview.opencl_error, overview.opencl.available, overview.opencl.reason) +
          "; CUDA: " + why(overview.cuda_error, overview.cuda.available, overview.cuda.reason) + ")";
@@ -41,20 +41,20 @@ std::string why_no_candidate(const Overview& overview) {
 
 std::string none_reason(const Overview& overview, std::size_t chosen, const char* backend,
                         const char* selector) {
-  return "POLYDEV_DEVICES=" + detail::quoted(*overview.devices.text) + " takes none of the " +
+  return "POLYDEV_DEVICES=" + detail::quote(*overview.devices.text) + " takes none of the " +
          std::to_string(chosen) + " " + backend + " device" + (chosen == 1 ? "" : "s") + " that " +
          selector + " selects ('polydev devices --explain' says why)";
 }
 
 std::string pyopencl_test_text(const Overview& overview) {
   return overview.pyopencl_test && !overview.pyopencl_test->empty()
-             ? "PYOPENCL_TEST=" + detail::quoted(*overview.pyopencl_test)
+             ? "PYOPENCL_TEST=" + detail::quote(*overview.pyopencl_test)
              : "PYOPENCL_TEST unset";
 }
 
 std::string cuda_setting_text(const Overview& overview) {
   const auto setting = cuda::effective_setting(overview.cuda_sources);
-  return setting ? setting->source + "=" + detail::quoted(setting->value) : "CUDA_DEVICE unset";
+  return setting ? setting->source + "=" + detail::quote(setting->value) : "CUDA_DEVICE unset";
 }
 
 // Continuation lines of a multi-line message, indented under the line that introduces it.

@@ -118,7 +118,7 @@ class TermParser {
                        : name == "key"    ? Attribute::key
                                           : Attribute::platform;
       if (term.op != Operator::contains && term.op != Operator::equal) {
-        fail(detail::quoted(name) + " takes '~' (contains) or '=' (is), e.g. " + name + "~" +
+        fail(detail::quote(name) + " takes '~' (contains) or '=' (is), e.g. " + name + "~" +
              example_text(name));
       }
       term.values = alternatives(value);
@@ -130,7 +130,7 @@ class TermParser {
       term.values = alternatives(value);
       for (const std::string& alternative : term.values) {
         if (std::any_of(alternative.begin(), alternative.end(), is_blank)) {
-          fail(detail::quoted(alternative) +
+          fail(detail::quote(alternative) +
                " is not one extension name; name one, e.g. ext=cl_khr_fp16 " +
                "(or several with '|' for any of them, or several terms for all of them)");
         }
@@ -157,14 +157,14 @@ class TermParser {
     } else if (name == "cuda") {
       hint = " (did you mean backend=cuda?)";
     }
-    fail("unknown attribute " + detail::quoted(rest.text.substr(0, length)) + hint + "; " +
+    fail("unknown attribute " + detail::quote(rest.text.substr(0, length)) + hint + "; " +
          kAcceptedTerms);
   }
 
  private:
   [[noreturn]] void fail(const std::string& problem) const {
-    throw selection_error("POLYDEV_DEVICES=" + detail::quoted(selector_) + ": term " +
-                          detail::quoted(piece_.text) + " (clause " + std::to_string(clause_) +
+    throw selection_error("POLYDEV_DEVICES=" + detail::quote(selector_) + ": term " +
+                          detail::quote(piece_.text) + " (clause " + std::to_string(clause_) +
                           ", term " + std::to_string(index_) + ", character " +
                           std::to_string(piece_.offset + 1) + "): " + problem);
   }
@@ -188,12 +188,12 @@ class TermParser {
       }
     }
     fail("expected an operator ('=', '~', '>=', '>', '<=', '<') after the attribute name, not " +
-         detail::quoted(text) + "; " + kAcceptedTerms);
+         detail::quote(text) + "; " + kAcceptedTerms);
   }
 
   void require_equal(const SelectorTerm& term, const std::string& name, const char* example) const {
     if (term.op != Operator::equal) {
-      fail(detail::quoted(name) + " takes '=' and one or more values separated by '|', e.g. " +
+      fail(detail::quote(name) + " takes '=' and one or more values separated by '|', e.g. " +
            example);
     }
   }
@@ -201,7 +201,7 @@ class TermParser {
   void require_comparison(const SelectorTerm& term, const std::string& name,
                           const char* example) const {
     if (term.op == Operator::none || term.op == Operator::contains) {
-      fail(detail::quoted(name) + " takes a comparison ('>=', '>', '<=', '<' or '='), e.g. " +
+      fail(detail::quote(name) + " takes a comparison ('>=', '>', '<=', '<' or '='), e.g. " +
            example);
     }
   }
@@ -219,7 +219,7 @@ class TermParser {
     for (const Piece& alternative : split({value, 0}, '|')) {
       const std::string_view text = trimmed(alternative).text;
       if (text.empty()) {
-        fail("an empty alternative in " + detail::quoted(value) +
+        fail("an empty alternative in " + detail::quote(value) +
              "; separate values by single '|', e.g. type=gpu|accelerator");
       }
       out.emplace_back(text);
@@ -229,11 +229,11 @@ class TermParser {
 
   void check_enumerated(const std::string& name, const std::string& value) const {
     if (name == "backend" && value != "opencl" && value != "cuda") {
-      fail(detail::quoted(value) + " is not a backend; expected opencl or cuda");
+      fail(detail::quote(value) + " is not a backend; expected opencl or cuda");
     }
     if (name == "type" && value != "gpu" && value != "cpu" && value != "accelerator" &&
         value != "custom") {
-      fail(detail::quoted(value) +
+      fail(detail::quote(value) +
            " is not a device type; expected gpu, cpu, accelerator or custom");
     }
   }
@@ -261,7 +261,7 @@ class TermParser {
     const auto minor = dot == std::string_view::npos ? std::optional<std::uint64_t>(0)
                                                      : small_number(value.substr(dot + 1));
     if (!major || !minor) {
-      fail(detail::quoted(value) + " is not a version; expected MAJOR or MAJOR.MINOR, e.g. " +
+      fail(detail::quote(value) + " is not a version; expected MAJOR or MAJOR.MINOR, e.g. " +
            example);
     }
     return {static_cast<int>(*major), static_cast<int>(*minor)};
@@ -285,7 +285,7 @@ class TermParser {
     const bool digits_ok = !whole.empty() && (dot == std::string_view::npos ||
                                               (!fraction.empty() && fraction.size() <= 6 &&
                                                fraction.find('.') == std::string_view::npos));
-    if (!digits_ok) fail(detail::quoted(value) + " is not a memory size; " + accepted);
+    if (!digits_ok) fail(detail::quote(value) + " is not a memory size; " + accepted);
     std::uint64_t scale = 1;
     if (unit == "k" || unit == "kib") {
       scale = 1ull << 10;
@@ -296,14 +296,13 @@ class TermParser {
     } else if (unit == "t" || unit == "tib") {
       scale = 1ull << 40;
     } else if (unit == "kb" || unit == "mb" || unit == "gb" || unit == "tb") {
-      fail(detail::quoted(value) + ": decimal units (KB, MB, GB, TB) are not accepted, to " +
+      fail(detail::quote(value) + ": decimal units (KB, MB, GB, TB) are not accepted, to " +
            "leave no doubt about 1000 or 1024; write the binary unit, e.g. mem>=16G (16 GiB)");
     } else if (!unit.empty() && unit != "b") {
-      fail(detail::quoted(value) + " has an unknown unit " + detail::quoted(unit) + "; " +
-           accepted);
+      fail(detail::quote(value) + " has an unknown unit " + detail::quote(unit) + "; " + accepted);
     }
     if (scale == 1 && !fraction.empty()) {
-      fail(detail::quoted(value) + " is not a whole number of bytes; " + accepted);
+      fail(detail::quote(value) + " is not a whole number of bytes; " + accepted);
     }
     constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
     // Any number of digits: the value, not its spelling, decides whether it fits in 64 bits.
@@ -315,7 +314,7 @@ class TermParser {
       integer = too_large ? kMax : integer * 10 + digit;
     }
     const std::string too_large_message =
-        detail::quoted(value) +
+        detail::quote(value) +
         " is too large; the largest memory size is 18446744073709551615 bytes (16 EiB minus one "
         "byte)";
     if (too_large || integer > kMax / scale) fail(too_large_message);
@@ -360,7 +359,7 @@ DevicesSelector parse_devices_selector(const std::string& text) {
   for (std::size_t c = 0; c < clauses.size(); ++c) {
     const Piece clause_piece = trimmed(clauses[c]);
     if (clause_piece.text.empty()) {
-      throw selection_error("POLYDEV_DEVICES=" + detail::quoted(text) + ": clause " +
+      throw selection_error("POLYDEV_DEVICES=" + detail::quote(text) + ": clause " +
                             std::to_string(c + 1) + " (character " +
                             std::to_string(clause_piece.offset + 1) +
                             ") is empty; expected terms separated by ',' (e.g. type=gpu,fp64), "
@@ -373,7 +372,7 @@ DevicesSelector parse_devices_selector(const std::string& text) {
     for (std::size_t t = 0; t < terms.size(); ++t) {
       const Piece term_piece = trimmed(terms[t]);
       if (term_piece.text.empty()) {
-        throw selection_error("POLYDEV_DEVICES=" + detail::quoted(text) + ": term " +
+        throw selection_error("POLYDEV_DEVICES=" + detail::quote(text) + ": term " +
                               std::to_string(t + 1) + " of clause " + std::to_string(c + 1) +
                               " (character " + std::to_string(term_piece.offset + 1) +
                               ") is empty; expected a term between single ',' (e.g. "

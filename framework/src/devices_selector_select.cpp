@@ -292,7 +292,7 @@ std::string nothing_taken_message(const DevicesSelector& selector,
                                   const std::vector<DeviceVerdict>& verdicts) {
   // One line, as every selector error: it is also a test instance's parameter, printed in
   // GoogleTest's one-line results.
-  std::string message = "POLYDEV_DEVICES=" + detail::quoted(selector.text) + " takes no device";
+  std::string message = "POLYDEV_DEVICES=" + detail::quote(selector.text) + " takes no device";
   if (candidates.empty()) return message + ": there is no device to choose from";
   message += " of the " + std::to_string(candidates.size()) + ": ";
   for (std::size_t i = 0; i < candidates.size() && i < verdicts.size(); ++i) {

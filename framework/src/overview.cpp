@@ -237,7 +237,10 @@ std::string format_json(const Overview& overview) {
           .value(device.key)
           .end_object();
     }
-    json.end_array().end_object();
+    json.end_array().key("devices_error");
+    // Why a platform has no device (a driver that failed to list them, a malformed version).
+    platform.devices_error.empty() ? json.null() : json.value(platform.devices_error);
+    json.end_object();
   }
   json.end_array().key("selected");
   if (overview.opencl_selection) {

@@ -78,17 +78,38 @@ Utf8Step decode_utf8(std::string_view text, std::size_t at) {
   return {true, code_point, length};
 }
 
-std::string printable(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return escape(text, /*keep_lines=*/false);
-  // Cut before the character that crosses the limit, so that a name is not shown with a broken
-  // last character.
+namespace {
+
+// How many bytes of `text` fit in `max_bytes` when the cut may not split a character, so that a
+// name is not shown with a broken last character.
+std::size_t whole_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text.size();
   std::size_t end = 0;
   while (end < text.size()) {
     const std::size_t length = decode_utf8(text, end).length;
     if (end + length > max_bytes) break;
     end += length;
   }
-  return escape(text.substr(0, end), false) + "... (" + std::to_string(text.size()) + " bytes)";
+  return end;
+}
+
+std::string length_note(std::string_view text) {
+  return "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+}  // namespace
+
+std::string printable(std::string_view text, std::size_t max_bytes) {
+  const std::size_t end = whole_prefix(text, max_bytes);
+  if (end == text.size()) return escape(text, /*keep_lines=*/false);
+  return escape(text.substr(0, end), false) + length_note(text);
+}
+
+std::string quote(std::string_view text, std::size_t max_bytes) {
+  const std::size_t end = whole_prefix(text, max_bytes);
+  std::string out = "'" + escape(text.substr(0, end), /*keep_lines=*/false) + "'";
+  if (end < text.size()) out += length_note(text);
+  return out;
 }
 
 std::string printable_text(std::string_view text) { return escape(text, /*keep_lines=*/true); }

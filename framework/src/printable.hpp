@@ -33,6 +33,13 @@ Utf8Step decode_utf8(std::string_view text, std::size_t at);
 /// not escaped: the result is for reading, not for parsing back.
 std::string printable(std::string_view text, std::size_t max_bytes = kQuoteLimit);
 
+/// How many bytes of a value an error message quotes (a selector, a line of a file).
+inline constexpr std::size_t kQuotedBytes = 80;
+
+/// `text` in single quotes for a message, escaped as `printable` escapes it: `'0;0;0'`, or, when
+/// longer than `max_bytes`, its start and its length: `'0;0;0;0'... (200000 bytes)`.
+std::string quote(std::string_view text, std::size_t max_bytes = kQuotedBytes);
+
 /// As `printable`, for text of several lines shown whole (a failure message): line feeds and tabs
 /// are kept, nothing is cut.
 std::string printable_text(std::string_view text);

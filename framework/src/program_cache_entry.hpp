@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "regular_file.hpp"
+#include "printable.hpp"
 
 namespace polydev::detail {
 
@@ -101,14 +101,14 @@ inline ProgramCacheEntry decode_program_cache_entry(std::string_view bytes) {
     if (bytes.substr(0, family.size()) == family) {
       const std::string_view version =
           bytes.substr(family.size(), bytes.find('\n') - family.size());
-      entry.problem = "it was written in another layout (version " + quote_content(version, 16) +
+      entry.problem = "it was written in another layout (version " + quote(version, 16) +
                       ", this polydev writes " +
                       std::string(kProgramCacheMagic.substr(
                           family.size(), kProgramCacheMagic.size() - family.size() - 1)) +
                       ")";
     } else {
-      entry.problem = "it is not a polydev program cache entry (it starts with " +
-                      quote_content(bytes, 24) + ")";
+      entry.problem =
+          "it is not a polydev program cache entry (it starts with " + quote(bytes, 24) + ")";
     }
     return entry;
   }
@@ -130,9 +130,7 @@ inline ProgramCacheEntry decode_program_cache_entry(std::string_view bytes) {
   if (!key_size || !binary_size || !checksum) {
     entry.problem =
         "its header is not '<key bytes> <binary bytes> <checksum>' (it is " +
-        quote_content(header_end == std::string_view::npos ? bytes.substr(header_begin) : header,
-                      48) +
-        ")";
+        quote(header_end == std::string_view::npos ? bytes.substr(header_begin) : header, 48) + ")";
     return entry;
   }
   const std::size_t payload = bytes.size() - header_end - 1;

@@ -91,56 +91,7 @@ std::string read_open_file(const std::string& path, const Descriptor& file, std:
   return content;
 }
 
-// The length of the well-formed UTF-8 sequence of two or more bytes at `text[at]`, or 0 (an
-// invalid byte, a truncated sequence, or a C1 control, which a terminal would act on).
-std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
-  const auto byte = [&](std::size_t i) {
-    return at + i < text.size() ? static_cast<unsigned char>(text[at + i]) : 0u;
-  };
-  const unsigned lead = byte(0);
-  const auto continuation = [&](std::size_t i, unsigned low = 0x80, unsigned high = 0xBF) {
-    return byte(i) >= low && byte(i) <= high;
-  };
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    return continuation(1) && !(lead == 0xC2 && byte(1) < 0xA0) ? 2 : 0;
-  }
-  if (lead >= 0xE0 && lead <= 0xEF) {
-    const unsigned low = lead == 0xE0 ? 0xA0 : 0x80;   // no overlong forms
-    const unsigned high = lead == 0xED ? 0x9F : 0xBF;  // no surrogates
-    return continuation(1, low, high) && continuation(2) ? 3 : 0;
-  }
-  if (lead >= 0xF0 && lead <= 0xF4) {
-    const unsigned low = lead == 0xF0 ? 0x90 : 0x80;
-    const unsigned high = lead == 0xF4 ? 0x8F : 0xBF;  // nothing above U+10FFFF
-    return continuation(1, low, high) && continuation(2) && continuation(3) ? 4 : 0;
-  }
-  return 0;
-}
-
 }  // namespace
-
-std::string quote_content(std::string_view text, std::size_t limit) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string quoted = "'";
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const unsigned char c = static_cast<unsigned char>(text[at]);
-    const std::size_t length = c >= 0x20 && c < 0x7F ? 1 : utf8_sequence_length(text, at);
-    if (at + std::max<std::size_t>(length, 1) > limit) break;
-    if (length == 0) {
-      quoted += "\\x";
-      quoted += kHex[c >> 4];
-      quoted += kHex[c & 0xF];
-      ++at;
-    } else {
-      quoted.append(text.substr(at, length));
-      at += length;
-    }
-  }
-  quoted += '\'';
-  if (at < text.size()) quoted += "... (" + std::to_string(text.size()) + " bytes)";
-  return quoted;
-}
 
 file_error::file_error(const std::string& path, const std::string& reason, Kind kind)
     : std::runtime_error(path + ": " + reason), reason_(reason), kind_(kind) {}

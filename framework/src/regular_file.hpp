@@ -51,16 +51,6 @@ std::string read_regular_file(const std::string& path, std::size_t limit);
 /// dangling link, a link loop or a file that cannot be read is still an error.
 std::optional<std::string> read_regular_file_if_present(const std::string& path, std::size_t limit);
 
-/// How many bytes of a file's content a message quotes: enough to recognize a value, never the
-/// megabytes a hostile file can hold.
-inline constexpr std::size_t kQuotedContentLimit = 80;
-
-/// `text` in single quotes for a message, on one line: printable ASCII and well-formed UTF-8 as
-/// they are, every other byte (controls, line breaks, invalid UTF-8) as `\xNN`. Longer than `limit`
-/// bytes, only its first `limit` bytes (cut at a character) are quoted, followed by "... (N
-/// bytes)".
-std::string quote_content(std::string_view text, std::size_t limit = kQuotedContentLimit);
-
 /// What the file system object at `path` is, in words ("a directory", "a FIFO", ...), as used in
 /// the messages above; "a regular file" for one.
 std::string describe_file_type(const std::string& path);

@@ -2,8 +2,9 @@
 
 // Warnings about a selector, bounded however long the selector is. A value with 100 000 empty
 // entries must not print 100 000 lines, nor lines that each quote the whole value: warnings of one
-// kind become one line with a count and the first few places, and quotes of a selector are cut to
-// a short prefix. Header-only, so that every target that compiles the selectors has it.
+// kind become one line with a count and the first few places (quotes of a selector are cut to a
+// short prefix by printable.hpp's `quote`). Header-only, so that every target that compiles the
+// selectors has it.
 
 #include <cstddef>
 #include <functional>
@@ -12,29 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "printable.hpp"
+
 namespace polydev::detail {
-
-/// How many bytes of a selector text a message quotes.
-inline constexpr std::size_t kQuotedBytes = 80;
-
-/// `text` when it has at most `limit` bytes; otherwise its first bytes, cut before a UTF-8
-/// character that would not fit, then "...".
-inline std::string shortened(std::string_view text, std::size_t limit = kQuotedBytes) {
-  if (text.size() <= limit) return std::string(text);
-  std::size_t cut = limit;
-  // Back up over continuation bytes so that the prefix ends with a whole character.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u) --cut;
-  return std::string(text.substr(0, cut)) + "...";
-}
-
-/// `text` in single quotes, or, when longer than `limit` bytes, its start in quotes and its length:
-/// `'0;0;0;0'... (200000 bytes)`, as regular_file.hpp's quote_content quotes file content.
-inline std::string quoted(std::string_view text, std::size_t limit = kQuotedBytes) {
-  if (text.size() <= limit) return "'" + std::string(text) + "'";
-  const std::string start = shortened(text, limit);
-  return "'" + start.substr(0, start.size() - 3) + "'... (" + std::to_string(text.size()) +
-         " bytes)";
-}
 
 /// "1, 2, 3, ... 100000": the first three places and the last of `count` places, or every place
 /// when there are at most four.

@@ -39,23 +39,33 @@ TEST(OverviewJson, SyntheticMachineWithSelectors) {
       "{\"index\": 0, \"name\": \"Intel(R) Core(TM) i5 CPU\", \"vendor\": \"Intel(R) "
       "Corporation\", \"key\": \"key_0_0\"}, "
       "{\"index\": 1, \"name\": \"Intel(R) Iris(TM) Graphics\", \"vendor\": \"Intel(R) "
-      "Corporation\", \"key\": \"key_0_1\"}]}, "
+      "Corporation\", \"key\": \"key_0_1\"}], \"devices_error\": null}, "
       "{\"index\": 1, \"name\": \"NVIDIA CUDA\", \"vendor\": \"NVIDIA Corporation\", "
       "\"version\": \"OpenCL 3.0 CUDA 13.0.88\", \"devices\": ["
       "{\"index\": 0, \"name\": \"NVIDIA H100\", \"vendor\": \"NVIDIA Corporation\", "
       "\"key\": \"key_1_0\"}, "
       "{\"index\": 1, \"name\": \"NVIDIA A100\", \"vendor\": \"NVIDIA Corporation\", "
-      "\"key\": \"key_1_1\"}]}, "
+      "\"key\": \"key_1_1\"}], \"devices_error\": null}, "
       "{\"index\": 2, \"name\": \"Portable Computing Language\", \"vendor\": \"The pocl "
       "project\", \"version\": \"OpenCL 3.0 PoCL 6.0\", \"devices\": ["
       "{\"index\": 0, \"name\": \"cpu-skylake-avx512-Intel(R) Xeon(R)\", \"vendor\": "
-      "\"GenuineIntel\", \"key\": \"key_2_0\"}]}], "
+      "\"GenuineIntel\", \"key\": \"key_2_0\"}], \"devices_error\": null}], "
       "\"selected\": [[1, 0], [1, 1]]}, "
       "\"cuda\": {\"available\": true, \"reason\": null, \"devices\": ["
       "{\"ordinal\": 0, \"name\": \"NVIDIA H200\", \"key\": \"cuda_nvidia_h200_pci_1b_00\"}, "
       "{\"ordinal\": 1, \"name\": \"NVIDIA H200\", \"key\": \"cuda_nvidia_h200_pci_2c_00\"}], "
       "\"selected\": [1]}}\n";
   EXPECT_EQ(format_json(overview), expected);
+}
+
+TEST(OverviewJson, APlatformWithoutDevicesSaysWhy) {
+  polydev::opencl::Inventory inventory = polydev_test::synthetic_opencl_inventory();
+  inventory.platforms[2].devices.clear();
+  inventory.platforms[2].devices_error = "CL_PLATFORM_VERSION 'bogus' is not 'OpenCL X.Y'";
+  const std::string json = format_json(
+      make_overview(inventory, std::nullopt, polydev_test::synthetic_cuda_inventory(), {}));
+  EXPECT_THAT(json, HasSubstr("\"devices\": [], \"devices_error\": \"CL_PLATFORM_VERSION 'bogus' "
+                              "is not 'OpenCL X.Y'\"}"));
 }
 
 TEST(OverviewJson, UnsetSelectorsSelectEverythingInOrder) {

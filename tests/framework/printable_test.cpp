@@ -12,6 +12,7 @@ namespace {
 using polydev::detail::decode_utf8;
 using polydev::detail::printable;
 using polydev::detail::printable_text;
+using polydev::detail::quote;
 
 TEST(Printable, EscapesTerminalControlSequences) {
   EXPECT_EQ(printable("GPU \x1b[31mred\x1b[0m"), "GPU \\x1b[31mred\\x1b[0m");
@@ -81,6 +82,29 @@ TEST(DecodeUtf8, GivesCodePointsAndMaximalIllFormedSubparts) {
   EXPECT_EQ(step("\xed\xa0\x80").length, 1u) << "a surrogate's lead is a unit of its own";
   EXPECT_EQ(step("\xc0\xaf").length, 1u);
   EXPECT_EQ(step("\xff").length, 1u);
+}
+
+TEST(Quote, ShortPrintableTextIsQuotedAsItIs) {
+  EXPECT_EQ(quote("1"), "'1'");
+  EXPECT_EQ(quote(""), "''");
+  EXPECT_EQ(quote("Grüße, 東京"), "'Grüße, 東京'") << "well-formed UTF-8 is kept";
+}
+
+TEST(Quote, ControlsAndInvalidBytesAreEscaped) {
+  EXPECT_EQ(quote("a\nb\tc\x1b[2J"), "'a\\x0ab\\x09c\\x1b[2J'");
+  EXPECT_EQ(quote(std::string("\0\x7f", 2)), "'\\x00\\x7f'");
+  EXPECT_EQ(quote("\xff\xc3"), "'\\xff\\xc3'") << "invalid and truncated UTF-8";
+  EXPECT_EQ(quote("\xc2\x9b"), "'\\xc2\\x9b'") << "a C1 control (CSI) is escaped";
+  EXPECT_EQ(quote("\xed\xa0\x80"), "'\\xed\\xa0\\x80'") << "a surrogate is not UTF-8";
+}
+
+TEST(Quote, LongTextIsAShortPrefixAndItsLength) {
+  const std::string long_text(200 * 1000 * 1000 / 1000, 'z');
+  EXPECT_EQ(quote(long_text), "'" + std::string(80, 'z') + "'... (200000 bytes)");
+  EXPECT_EQ(quote(std::string(80, 'y')), "'" + std::string(80, 'y') + "'");
+  // The cut never splits a character: 79 bytes and a two-byte 'ü' keep 79.
+  EXPECT_EQ(quote(std::string(79, 'a') + "ü"), "'" + std::string(79, 'a') + "'... (81 bytes)");
+  EXPECT_EQ(quote("abcdef", 3), "'abc'... (6 bytes)");
 }
 
 }  // namespace

@@ -20,7 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using polydev::detail::file_error;
-using polydev::detail::quote_content;
 using polydev::detail::read_regular_file;
 using polydev::detail::read_regular_file_if_present;
 using ::testing::HasSubstr;
@@ -143,30 +142,6 @@ TEST_F(RegularFileTest, AProcFileWhoseSizeIsZeroIsReadWhole) {
   // /proc reports size 0 and has content: the size is a hint, the read goes to the end.
   const std::string status = read_regular_file("/proc/self/status", 1024 * 1024);
   EXPECT_THAT(status, HasSubstr("Name:"));
-}
-
-TEST(QuoteContent, ShortPrintableTextIsQuotedAsItIs) {
-  EXPECT_EQ(quote_content("1"), "'1'");
-  EXPECT_EQ(quote_content(""), "''");
-  EXPECT_EQ(quote_content("Grüße, 東京"), "'Grüße, 東京'") << "well-formed UTF-8 is kept";
-}
-
-TEST(QuoteContent, ControlsAndInvalidBytesAreEscaped) {
-  EXPECT_EQ(quote_content("a\nb\tc\x1b[2J"), "'a\\x0ab\\x09c\\x1b[2J'");
-  EXPECT_EQ(quote_content(std::string("\0\x7f", 2)), "'\\x00\\x7f'");
-  EXPECT_EQ(quote_content("\xff\xc3"), "'\\xff\\xc3'") << "invalid and truncated UTF-8";
-  EXPECT_EQ(quote_content("\xc2\x9b"), "'\\xc2\\x9b'") << "a C1 control (CSI) is escaped";
-  EXPECT_EQ(quote_content("\xed\xa0\x80"), "'\\xed\\xa0\\x80'") << "a surrogate is not UTF-8";
-}
-
-TEST(QuoteContent, LongTextIsAShortPrefixAndItsLength) {
-  const std::string long_text(200 * 1000 * 1000 / 1000, 'z');
-  EXPECT_EQ(quote_content(long_text), "'" + std::string(80, 'z') + "'... (200000 bytes)");
-  EXPECT_EQ(quote_content(std::string(80, 'y')), "'" + std::string(80, 'y') + "'");
-  // The cut never splits a character: 79 bytes and a two-byte 'ü' keep 79.
-  EXPECT_EQ(quote_content(std::string(79, 'a') + "ü"),
-            "'" + std::string(79, 'a') + "'... (81 bytes)");
-  EXPECT_EQ(quote_content("abcdef", 3), "'abc'... (6 bytes)");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
+#include "printable.hpp"
 #include "python_int.hpp"
 #include "regular_file.hpp"
 
@@ -29,8 +30,8 @@ std::optional<DeviceSetting> read_setting_file(const std::string& path,
 
 std::string describe_source(const DeviceSetting& setting) {
   return setting.source == "CUDA_DEVICE"
-             ? "CUDA_DEVICE=" + detail::quote_content(setting.value)
-             : "file " + setting.source + " (" + detail::quote_content(setting.value) + ")";
+             ? "CUDA_DEVICE=" + detail::quote(setting.value)
+             : "file " + setting.source + " (" + detail::quote(setting.value) + ")";
 }
 
 // The files count only where CUDA_DEVICE is unset, as in PyCUDA, which then reads them.
@@ -78,7 +79,7 @@ std::vector<int> parse_ordinals(const DeviceSetting& setting, const Inventory& i
     const std::string item = setting.value.substr(start, end - start);
     const auto value = detail::parse_python_int(item);
     if (!value) {
-      throw selection_error(describe_source(setting) + ": " + detail::quote_content(item) +
+      throw selection_error(describe_source(setting) + ": " + detail::quote(item) +
                             " is not a device ordinal; "
                             "expected " +
                             valid_range(inventory) + " (or a ',' list of them)");
@@ -122,9 +123,9 @@ std::optional<DeviceSetting> effective_setting(const DeviceSources& sources,
   if (sources.underscore_file && sources.hyphen_file && warnings &&
       sources.underscore_file->value != sources.hyphen_file->value) {
     warnings->push_back("both " + sources.underscore_file->source + " (" +
-                        detail::quote_content(sources.underscore_file->value) + ") and " +
+                        detail::quote(sources.underscore_file->value) + ") and " +
                         sources.hyphen_file->source + " (" +
-                        detail::quote_content(sources.hyphen_file->value) + ") exist; using " +
+                        detail::quote(sources.hyphen_file->value) + ") exist; using " +
                         sources.underscore_file->source + ", the file PyCUDA reads");
   }
   if (sources.underscore_file) return sources.underscore_file;

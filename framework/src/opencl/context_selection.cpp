@@ -9,6 +9,7 @@
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/selection.hpp"
+#include "printable.hpp"
 #include "python_int.hpp"
 
 namespace polydev::opencl {
@@ -63,15 +64,15 @@ class ContextChooser {
     if (!answers_.empty()) {
       std::string left;
       for (const auto& answer : answers_) left += (left.empty() ? "" : ":") + answer;
-      fail("not all choices were used (left over: '" + left +
-           "'); the syntax is PLATFORM[:DEVICE[,DEVICE...]]");
+      fail("not all choices were used (left over: " + polydev::detail::quote(left) +
+           "); the syntax is PLATFORM[:DEVICE[,DEVICE...]]");
     }
     return selection;
   }
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw selection_error("PYOPENCL_CTX '" + spec_ + "': " + what);
+    throw selection_error("PYOPENCL_CTX " + polydev::detail::quote(spec_) + ": " + what);
   }
 
   std::string next_answer() {
@@ -90,8 +91,8 @@ class ContextChooser {
       if (contains_ignoring_case(platform.name, answer)) found = platform.index;
     }
     if (!found) {
-      fail("platform answer '" + answer + "' matches no platform (an index 0.." +
-           std::to_string(inventory_.platforms.size() - 1) +
+      fail("platform answer " + polydev::detail::quote(answer) +
+           " matches no platform (an index 0.." + std::to_string(inventory_.platforms.size() - 1) +
            " or a case-insensitive substring of the platform name); " +
            detail::list_platforms(inventory_));
     }
@@ -111,7 +112,7 @@ class ContextChooser {
           platform.devices.begin(), platform.devices.end(),
           [&](const DeviceInfo& device) { return contains_ignoring_case(device.name, item); });
       if (match == platform.devices.end()) {
-        fail("device answer '" + item + "' matches no device (an index 0.." +
+        fail("device answer " + polydev::detail::quote(item) + " matches no device (an index 0.." +
              std::to_string(platform.devices.size() - 1) +
              " or a case-insensitive substring of the device name); " +
              detail::list_devices(platform));

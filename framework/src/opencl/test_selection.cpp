@@ -8,6 +8,7 @@
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/selection.hpp"
+#include "printable.hpp"
 #include "python_int.hpp"
 #include "warning_summary.hpp"
 
@@ -59,7 +60,7 @@ std::optional<std::size_t> find_object(const std::vector<Object>& objects,
 // An index as written, and its value when written with digits other than ASCII ('٥' (5)).
 std::string index_text(std::string_view identifier) {
   const std::string_view written = polydev::detail::strip_python_whitespace(identifier);
-  std::string text = polydev::detail::shortened(written);
+  std::string text = polydev::detail::printable(written, polydev::detail::kQuotedBytes);
   const bool ascii =
       std::all_of(written.begin(), written.end(), [](unsigned char c) { return c < 0x80; });
   if (!ascii) text += " (" + std::to_string(*polydev::detail::parse_python_int(identifier)) + ")";
@@ -76,7 +77,7 @@ class TestSpecParser {
     for (std::size_t i = 0; i < entries.size(); ++i) parse_entry(i + 1, entries[i]);
     if (selection_.devices.empty()) {
       std::string message =
-          "PYOPENCL_TEST " + polydev::detail::quoted(spec_) + " selects no device: ";
+          "PYOPENCL_TEST " + polydev::detail::quote(spec_) + " selects no device: ";
       message +=
           inventory_.platforms.empty() ? inventory_.reason : detail::list_platforms(inventory_);
       throw selection_error(message);
@@ -92,7 +93,7 @@ class TestSpecParser {
 
   std::string entry_label() const {
     return "PYOPENCL_TEST entry " + std::to_string(entry_number_) + " " +
-           polydev::detail::quoted(entry_);
+           polydev::detail::quote(entry_);
   }
 
   // One line per kind of warning however often the selector repeats it: 100 000 empty entries
@@ -165,7 +166,7 @@ class TestSpecParser {
            detail::list_platforms(inventory_));
     }
     if (!found) {
-      fail("no platform matches " + polydev::detail::quoted(identifier) +
+      fail("no platform matches " + polydev::detail::quote(identifier) +
            " (an index, or a case-insensitive substring of platform name and vendor); " +
            detail::list_platforms(inventory_));
     }
@@ -195,7 +196,7 @@ class TestSpecParser {
            detail::list_devices(platform));
     }
     if (!found) {
-      fail("no device matches " + polydev::detail::quoted(identifier) +
+      fail("no device matches " + polydev::detail::quote(identifier) +
            " (an index, or a case-insensitive substring of device name and vendor); " +
            detail::list_devices(platform));
     }

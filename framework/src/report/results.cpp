@@ -15,8 +15,8 @@ namespace {
 using tinyxml2::XMLElement;
 
 // A name or value from the report, as an error message quotes it: any bytes, any length.
-std::string quoted(const char* text) { return detail::printable(text ? text : ""); }
-std::string quoted(const std::string& text) { return detail::printable(text); }
+std::string shown(const char* text) { return detail::printable(text ? text : ""); }
+std::string shown(const std::string& text) { return detail::printable(text); }
 
 // The children a <testcase> may have. GoogleTest writes <failure>, <skipped> and <properties>;
 // JUnit writers add <error> (a failure outside an assertion) and the captured output. Anything
@@ -57,8 +57,8 @@ class Reader {
       for (const XMLElement* property = list->FirstChildElement(); property;
            property = property->NextSiblingElement()) {
         if (std::strcmp(property->Name(), "property") != 0) {
-          fail(property->GetLineNum(), "unexpected <" + quoted(property->Name()) +
-                                           "> in <properties>; expected <property>");
+          fail(property->GetLineNum(),
+               "unexpected <" + shown(property->Name()) + "> in <properties>; expected <property>");
         }
         const char* name = property->Attribute("name");
         const char* value = property->Attribute("value");
@@ -77,10 +77,10 @@ class Reader {
     const std::string result = attribute(testcase, "result");
     if (!status.empty() && status != "run" && status != "notrun") {
       fail(testcase.GetLineNum(),
-           "status '" + quoted(status) + "' of a <testcase>; GoogleTest writes 'run' or 'notrun'");
+           "status '" + shown(status) + "' of a <testcase>; GoogleTest writes 'run' or 'notrun'");
     }
     if (!result.empty() && result != "completed" && result != "skipped" && result != "suppressed") {
-      fail(testcase.GetLineNum(), "result '" + quoted(result) +
+      fail(testcase.GetLineNum(), "result '" + shown(result) +
                                       "' of a <testcase>; GoogleTest writes 'completed', "
                                       "'skipped' or 'suppressed'");
     }
@@ -90,7 +90,7 @@ class Reader {
          element = element->NextSiblingElement()) {
       if (!is_known_child(element->Name())) {
         fail(element->GetLineNum(),
-             "unexpected <" + quoted(element->Name()) +
+             "unexpected <" + shown(element->Name()) +
                  "> in <testcase>; GoogleTest writes <failure>, <skipped> and <properties> (JUnit "
                  "also <error>, <system-out>, <system-err>)");
       }
@@ -125,13 +125,13 @@ class Reader {
       return outcome;
     }
     if (expectation->second != "xfail") {
-      fail(testcase.GetLineNum(), "property polydev_expectation = '" + quoted(expectation->second) +
+      fail(testcase.GetLineNum(), "property polydev_expectation = '" + shown(expectation->second) +
                                       "'; the report knows 'xfail'");
     }
     if (body != properties.end()) {
       if (body->second == "failed") return Outcome::xfail;
       if (body->second == "passed") return Outcome::xpass;
-      fail(testcase.GetLineNum(), "property polydev_expectation_result = '" + quoted(body->second) +
+      fail(testcase.GetLineNum(), "property polydev_expectation_result = '" + shown(body->second) +
                                       "'; expected 'failed' or 'passed'");
     }
     // polydev's fixtures intercept the expected failure and report the test skipped. A failure
@@ -211,7 +211,7 @@ std::vector<CaseResult> parse_gtest_xml(std::string_view xml, const std::string&
     const std::string text = document.ErrorStr() ? document.ErrorStr() : "";
     const auto line = text.find("Line number=");
     const auto detail = line == std::string::npos ? line : text.find(": ", line);
-    if (detail != std::string::npos) problem += " at " + quoted(text.substr(detail + 2));
+    if (detail != std::string::npos) problem += " at " + shown(text.substr(detail + 2));
     // An empty document has no line; it starts at line 1 all the same.
     reader.fail(std::max(1, document.ErrorLineNum()), problem);
   }
@@ -222,13 +222,13 @@ std::vector<CaseResult> parse_gtest_xml(std::string_view xml, const std::string&
   // or a stray <testcase> after the first would be results silently dropped.
   for (const XMLElement* element = root->NextSiblingElement(); element;
        element = element->NextSiblingElement()) {
-    reader.fail(element->GetLineNum(), "<" + quoted(element->Name()) +
-                                           "> after the root element <" + quoted(root->Name()) +
-                                           "> (line " + std::to_string(root->GetLineNum()) +
+    reader.fail(element->GetLineNum(), "<" + shown(element->Name()) + "> after the root element <" +
+                                           shown(root->Name()) + "> (line " +
+                                           std::to_string(root->GetLineNum()) +
                                            "); a report has one root element");
   }
   if (std::strcmp(root->Name(), "testsuites") != 0) {
-    std::string problem = "root element <" + quoted(root->Name()) +
+    std::string problem = "root element <" + shown(root->Name()) +
                           ">; a GoogleTest XML report (--gtest_output=xml) has <testsuites>";
     if (std::strcmp(root->Name(), "testsuite") == 0) {
       problem +=
@@ -241,7 +241,7 @@ std::vector<CaseResult> parse_gtest_xml(std::string_view xml, const std::string&
   for (const XMLElement* suite = root->FirstChildElement(); suite;
        suite = suite->NextSiblingElement()) {
     if (std::strcmp(suite->Name(), "testsuite") != 0) {
-      reader.fail(suite->GetLineNum(), "unexpected <" + quoted(suite->Name()) +
+      reader.fail(suite->GetLineNum(), "unexpected <" + shown(suite->Name()) +
                                            "> in <testsuites>; expected <testsuite>");
     }
     if (!suite->Attribute("name")) reader.fail(suite->GetLineNum(), "<testsuite> without a 'name'");
@@ -256,7 +256,7 @@ std::vector<CaseResult> parse_gtest_xml(std::string_view xml, const std::string&
         continue;
       }
       if (std::strcmp(element->Name(), "testcase") != 0) {
-        reader.fail(element->GetLineNum(), "unexpected <" + quoted(element->Name()) +
+        reader.fail(element->GetLineNum(), "unexpected <" + shown(element->Name()) +
                                                "> in <testsuite>; expected <testcase>");
       }
       results.push_back(reader.testcase(*element, suite_name));
