@@ -26,10 +26,10 @@
 #include <string>
 #include <type_traits>
 
+#include "polydev/cuda/compact_device_memory_pool.hpp"
+#include "polydev/cuda/device_memory_pool.hpp"
 #include "polydev/cuda/error.hpp"
-#include "polydev/pools/cuda/compact_device_memory_pool.hpp"
-#include "polydev/pools/cuda/device_memory_pool.hpp"
-#include "polydev/pools/cuda/page_locked_memory_pool.hpp"
+#include "polydev/cuda/page_locked_memory_pool.hpp"
 
 #if POLYDEV_BENCH_WITH_RMM
 #include <cuda/stream_ref>

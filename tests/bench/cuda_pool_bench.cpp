@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "polydev/cuda/context.hpp"
+#include "polydev/cuda/device_memory_pool.hpp"
 #include "polydev/cuda/error.hpp"
 #include "polydev/cuda/inventory.hpp"
-#include "polydev/pools/cuda/device_memory_pool.hpp"
-#include "polydev/pools/cuda/page_locked_memory_pool.hpp"
+#include "polydev/cuda/page_locked_memory_pool.hpp"
 
 namespace {
 

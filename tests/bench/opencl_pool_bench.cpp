@@ -6,10 +6,10 @@
 #include <random>
 #include <vector>
 
+#include "polydev/opencl/memory_pool.hpp"
+#include "polydev/opencl/svm_pool.hpp"
 #include "polydev/opencl/system.hpp"
 #include "polydev/overview.hpp"
-#include "polydev/pools/opencl/memory_pool.hpp"
-#include "polydev/pools/opencl/svm_pool.hpp"
 
 namespace {
 

@@ -5,10 +5,10 @@
 #include <polydev/gtest.hpp>
 #include <vector>
 
+#include "polydev/cuda/compact_device_memory_pool.hpp"
+#include "polydev/cuda/device_memory_pool.hpp"
 #include "polydev/cuda/error.hpp"
-#include "polydev/pools/cuda/compact_device_memory_pool.hpp"
-#include "polydev/pools/cuda/device_memory_pool.hpp"
-#include "polydev/pools/cuda/page_locked_memory_pool.hpp"
+#include "polydev/cuda/page_locked_memory_pool.hpp"
 #include "polydev/testing/pool_conformance.hpp"
 
 namespace {

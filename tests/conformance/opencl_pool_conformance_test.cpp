@@ -3,7 +3,7 @@
 #include <polydev/gtest.hpp>
 
 #include "polydev/opencl/error.hpp"
-#include "polydev/pools/opencl/memory_pool.hpp"
+#include "polydev/opencl/memory_pool.hpp"
 #include "polydev/testing/pool_conformance.hpp"
 
 namespace {

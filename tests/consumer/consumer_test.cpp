@@ -7,13 +7,13 @@
 #include <vector>
 
 #if defined(POLYDEV_WITH_OPENCL)
+#include <polydev/opencl/memory_pool.hpp>
 #include <polydev/opencl/program_cache.hpp>
-#include <polydev/pools/opencl/memory_pool.hpp>
 #endif
 #if defined(POLYDEV_WITH_CUDA)
 #include <cuda_runtime_api.h>
 
-#include <polydev/pools/cuda/device_memory_pool.hpp>
+#include <polydev/cuda/device_memory_pool.hpp>
 #endif
 
 namespace {

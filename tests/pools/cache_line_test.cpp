@@ -1,7 +1,7 @@
 // CacheLineAllocator: what keeps the held-block lists of different pool shards off each other's
 // cache lines (pool.hpp). Each allocation starts on a 128-byte boundary, so two of them never share
 // a line, and containers work with it as with std::allocator.
-#include "polydev/pools/cache_line.hpp"
+#include "polydev/pools/detail/cache_line.hpp"
 
 #include <gtest/gtest.h>
 

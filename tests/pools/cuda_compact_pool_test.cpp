@@ -16,8 +16,8 @@
 
 #include "cuda_pool_kernels.hpp"
 #include "cuda_pool_test_support.hpp"
+#include "polydev/cuda/compact_device_memory_pool.hpp"
 #include "polydev/error.hpp"
-#include "polydev/pools/cuda/compact_device_memory_pool.hpp"
 
 namespace {
 

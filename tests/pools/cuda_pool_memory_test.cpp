@@ -8,7 +8,7 @@
 #include <polydev/gtest.hpp>
 
 #include "cuda_pool_test_support.hpp"
-#include "polydev/pools/cuda/device_memory_pool.hpp"
+#include "polydev/cuda/device_memory_pool.hpp"
 
 namespace {
 

@@ -15,12 +15,12 @@
 
 #include "cuda_pool_kernels.hpp"
 #include "cuda_pool_test_support.hpp"
+#include "polydev/cuda/device_allocator.hpp"
+#include "polydev/cuda/device_memory_pool.hpp"
 #include "polydev/cuda/error.hpp"
+#include "polydev/cuda/page_locked_allocator.hpp"
+#include "polydev/cuda/page_locked_memory_pool.hpp"
 #include "polydev/error.hpp"
-#include "polydev/pools/cuda/device_allocator.hpp"
-#include "polydev/pools/cuda/device_memory_pool.hpp"
-#include "polydev/pools/cuda/page_locked_allocator.hpp"
-#include "polydev/pools/cuda/page_locked_memory_pool.hpp"
 
 namespace {
 

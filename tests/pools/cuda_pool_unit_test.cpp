@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "polydev/cuda/array_layout.hpp"
+#include "polydev/cuda/device_allocator.hpp"
+#include "polydev/cuda/device_memory_pool.hpp"
 #include "polydev/cuda/inventory.hpp"
+#include "polydev/cuda/page_locked_allocator.hpp"
+#include "polydev/cuda/page_locked_memory_pool.hpp"
 #include "polydev/error.hpp"
-#include "polydev/pools/cuda/array_layout.hpp"
-#include "polydev/pools/cuda/device_allocator.hpp"
-#include "polydev/pools/cuda/device_memory_pool.hpp"
-#include "polydev/pools/cuda/page_locked_allocator.hpp"
-#include "polydev/pools/cuda/page_locked_memory_pool.hpp"
 
 namespace {
 

@@ -19,9 +19,9 @@
 #include "cuda_pool_test_support.hpp"
 #include "fault_injecting_allocator.hpp"
 #include "fault_injection_scenarios.hpp"
+#include "polydev/cuda/device_allocator.hpp"
+#include "polydev/cuda/page_locked_allocator.hpp"
 #include "polydev/error.hpp"
-#include "polydev/pools/cuda/device_allocator.hpp"
-#include "polydev/pools/cuda/page_locked_allocator.hpp"
 #include "polydev/pools/pool.hpp"
 
 namespace {

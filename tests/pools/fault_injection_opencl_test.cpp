@@ -16,9 +16,9 @@
 #include "fault_injection_scenarios.hpp"
 #include "opencl_test_support.hpp"
 #include "polydev/error.hpp"
+#include "polydev/opencl/buffer_allocators.hpp"
 #include "polydev/opencl/inventory.hpp"
-#include "polydev/pools/opencl/buffer_allocators.hpp"
-#include "polydev/pools/opencl/svm_allocator.hpp"
+#include "polydev/opencl/svm_allocator.hpp"
 #include "polydev/pools/pool.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 
 #include "opencl_test_support.hpp"
 #include "polydev/error.hpp"
-#include "polydev/pools/opencl/buffer_allocators.hpp"
+#include "polydev/opencl/buffer_allocators.hpp"
 
 namespace {
 

@@ -1,18 +1,19 @@
 // Rectangular copies, fills, sub-regions, slices and maps on pooled buffers, on every selected
-// OpenCL device (polydev/pools/opencl/buffer_operations.hpp and mapping.hpp).
+// OpenCL device (polydev/opencl/buffer_operations.hpp and mapping.hpp).
 #include <array>
 #include <cstdint>
 #include <numeric>
 #include <optional>
 #include <polydev/gtest.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "opencl_test_support.hpp"
 #include "polydev/error.hpp"
-#include "polydev/pools/opencl/buffer_operations.hpp"
-#include "polydev/pools/opencl/mapping.hpp"
-#include "polydev/pools/opencl/memory_pool.hpp"
+#include "polydev/opencl/buffer_operations.hpp"
+#include "polydev/opencl/mapping.hpp"
+#include "polydev/opencl/memory_pool.hpp"
 
 namespace {
 
@@ -25,6 +26,10 @@ using polydev::opencl::RectRegion;
 using polydev::opencl::RectSide;
 using polydev::opencl::to_end;
 using polydev::testing::pools_support::thrown_message;
+
+// Pooled handles go wherever the operations take a buffer, without spelling out a view.
+static_assert(std::is_convertible_v<const PooledBuffer&, BufferSpan>);
+static_assert(std::is_convertible_v<const cl::Buffer&, BufferSpan>);
 
 // A C-order array of `cl_uint` of shape (slices, rows, columns) in host memory, for checking boxes.
 struct Grid {

@@ -1,5 +1,5 @@
 // Images from C-order host arrays, image fills, image maps and samplers on every selected OpenCL
-// device with image support (polydev/pools/opencl/image.hpp, mapping.hpp).
+// device with image support (polydev/opencl/image.hpp, mapping.hpp, sampler.hpp).
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -10,8 +10,9 @@
 
 #include "opencl_test_support.hpp"
 #include "polydev/error.hpp"
-#include "polydev/pools/opencl/image.hpp"
-#include "polydev/pools/opencl/mapping.hpp"
+#include "polydev/opencl/image.hpp"
+#include "polydev/opencl/mapping.hpp"
+#include "polydev/opencl/sampler.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 #include "opencl_test_support.hpp"
 #include "polydev/error.hpp"
-#include "polydev/pools/opencl/memory_pool.hpp"
+#include "polydev/opencl/memory_pool.hpp"
 
 namespace {
 

@@ -1,20 +1,22 @@
 // SVM allocation helpers, map, memfill, memcpy and migrate on pooled and plain SVM, on every
-// selected OpenCL device with coarse-grain SVM (polydev/pools/opencl/svm_operations.hpp).
+// selected OpenCL device with coarse-grain SVM (polydev/opencl/svm_operations.hpp).
 #include <cstdint>
 #include <numeric>
 #include <optional>
 #include <polydev/gtest.hpp>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "opencl_test_support.hpp"
 #include "polydev/error.hpp"
+#include "polydev/opencl/detail/svm_operations.hpp"
 #include "polydev/opencl/inventory.hpp"
-#include "polydev/pools/opencl/mapping.hpp"
-#include "polydev/pools/opencl/svm_operations.hpp"
-#include "polydev/pools/opencl/svm_pool.hpp"
+#include "polydev/opencl/mapping.hpp"
+#include "polydev/opencl/svm_operations.hpp"
+#include "polydev/opencl/svm_pool.hpp"
 
 namespace {
 
@@ -27,6 +29,10 @@ using polydev::opencl::SVMSpan;
 using polydev::opencl::to_end;
 using polydev::testing::pools_support::build_program;
 using polydev::testing::pools_support::thrown_message;
+
+// Pooled and plain SVM go wherever the operations take SVM, without spelling out a view.
+static_assert(std::is_convertible_v<const PooledSVM&, SVMSpan>);
+static_assert(std::is_convertible_v<const SVMArray<int>&, SVMSpan>);
 
 constexpr const char* kTwiceSource = R"CLC(
 __kernel void twice(__global uint* data) {

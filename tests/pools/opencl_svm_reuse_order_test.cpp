@@ -11,7 +11,7 @@
 
 #include "opencl_test_support.hpp"
 #include "polydev/opencl/inventory.hpp"
-#include "polydev/pools/opencl/svm_pool.hpp"
+#include "polydev/opencl/svm_pool.hpp"
 
 namespace {
 

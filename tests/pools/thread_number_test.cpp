@@ -1,7 +1,7 @@
 // The numbers that pick a thread's pool shard (thread_number.hpp): threads alive at the same time
 // have distinct numbers, and an exited thread's number goes to the next new thread, so a
 // long-lived thread never shares its shard with a later group of threads that fits the shards.
-#include "polydev/pools/thread_number.hpp"
+#include "polydev/pools/detail/thread_number.hpp"
 
 #include <gtest/gtest.h>
 

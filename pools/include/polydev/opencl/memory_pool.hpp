@@ -1,0 +1,73 @@
+#pragma once
+
+/// @file
+/// PyOpenCL's `MemoryPool` of OpenCL buffers and its `PooledBuffer`, on polydev's one pool
+/// algorithm (`polydev/pools/pool.hpp`: bins, counters, out-of-memory retry, thread safety).
+
+#include <CL/opencl.hpp>
+#include <cstddef>
+
+#include "polydev/opencl/buffer_allocators.hpp"
+#include "polydev/pools/pool.hpp"
+
+namespace polydev::opencl {
+
+/// A buffer from a `MemoryPool`, returned to it by `release()` or the destructor. Usable where a
+/// buffer is: `buffer()` for the C++ bindings (copies, fills, maps, sub-buffers), `get()` or the
+/// conversion for the C API (`clSetKernelArg(kernel, i, sizeof(cl_mem), &mem)`), and
+/// `cl::Kernel::setArg(i, pooled)` directly. Never `setArg(i, pooled.get())`: the bindings pass
+/// every pointer, a `cl_mem` included, as an SVM pointer, and the kernel then writes into the
+/// driver's own memory object. The handle is a pool
+/// reference, the buffer and the requested size; reading the buffer costs no OpenCL call.
+///
+/// Returning the buffer does not wait for commands that still use it: finish (or order) them
+/// before the release, as with PyOpenCL. A sub-buffer or a retained copy from `buffer()` does not
+/// keep the memory out of the pool.
+class PooledBuffer : public pools::PooledAllocation<BufferAllocator> {
+ public:
+  using pools::PooledAllocation<BufferAllocator>::PooledAllocation;
+
+  /// The buffer, retained (an independent `cl::Buffer`); empty once released.
+  cl::Buffer buffer() const { return valid() ? block() : cl::Buffer(); }
+
+  /// The `cl_mem`, not retained: valid while this handle owns it; null once released.
+  cl_mem get() const noexcept { return valid() ? block()() : nullptr; }
+  operator cl_mem() const noexcept { return get(); }  // NOLINT(google-explicit-constructor)
+
+  /// The bytes of the buffer itself (`CL_MEM_SIZE`, what PyOpenCL's `PooledBuffer.size` reports):
+  /// the request rounded up to its size class. `size()` is the request.
+  std::size_t buffer_size() const {
+    return valid() ? pool()->bins().alloc_size(pool()->bins().bin_number(size())) : 0;
+  }
+
+  /// No-ops, for interface parity with `PooledSVM` (buffers carry no queue).
+  void bind_to_queue(const cl::CommandQueue& /*queue*/) const noexcept {}
+  void unbind_from_queue() const noexcept {}
+};
+
+/// A pool of OpenCL buffers over a `DeferredAllocator` or an `ImmediateAllocator`. Prefer the
+/// immediate one: only then does a lack of memory surface at allocation, where the pool can free
+/// the blocks it holds and retry (PyOpenCL warns about deferred allocators; polydev documents it
+/// here instead). Counters, `free_held()`, `stop_holding()` and the size classes are
+/// `pools::Pool`'s.
+class MemoryPool : public pools::Pool<BufferAllocator, PooledBuffer> {
+ public:
+  /// @throws std::invalid_argument for a `leading_bits_in_bin_id` above
+  /// `pools::BinScheme::max_leading_bits`.
+  explicit MemoryPool(BufferAllocator allocator, unsigned leading_bits_in_bin_id = 4)
+      : Pool(std::move(allocator), leading_bits_in_bin_id) {}
+};
+
+}  // namespace polydev::opencl
+
+namespace cl::detail {
+
+/// Lets `cl::Kernel::setArg(i, pooled)` pass the `cl_mem`; the bindings' generic handler would pass
+/// the bytes of the handle object itself.
+template <>
+struct KernelArgumentHandler<polydev::opencl::PooledBuffer, void> {
+  static size_type size(const polydev::opencl::PooledBuffer&) { return sizeof(cl_mem); }
+  static const cl_mem* ptr(const polydev::opencl::PooledBuffer& value) { return &value.block()(); }
+};
+
+}  // namespace cl::detail

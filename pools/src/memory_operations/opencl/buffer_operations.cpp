@@ -1,0 +1,248 @@
+#include "polydev/opencl/buffer_operations.hpp"
+
+#include <string>
+#include <utility>
+
+#include "operations_support.hpp"
+#include "polydev/error.hpp"
+#include "polydev/opencl/error.hpp"
+#include "polydev/opencl/memory_pool.hpp"
+
+namespace polydev::opencl {
+
+namespace {
+
+std::size_t memory_size(const cl::Buffer& buffer, const char* who) {
+  if (buffer() == nullptr) throw error(std::string(who) + ": the buffer is empty (no cl_mem)");
+  std::size_t size = 0;
+  check(buffer.getInfo(CL_MEM_SIZE, &size), "clGetMemObjectInfo", "CL_MEM_SIZE");
+  return size;
+}
+
+// A side of a rectangular transfer with its pitches resolved, and the end of its box in bytes.
+struct ResolvedSide {
+  std::array<std::size_t, 3> origin;
+  std::size_t row_pitch;
+  std::size_t slice_pitch;
+  std::size_t end;
+};
+
+// Resolves the 0 pitches of `side` as OpenCL does and checks the box against `available` bytes.
+ResolvedSide resolve(const RectSide& side, const RectRegion& region, std::size_t available,
+                     const char* who, const char* name) {
+  const std::string prefix = std::string(who) + ": " + name + " ";
+  ResolvedSide resolved{side.origin, side.row_pitch, side.slice_pitch, 0};
+  if (resolved.row_pitch == 0) resolved.row_pitch = region[0];
+  if (resolved.row_pitch < region[0]) {
+    throw error(prefix + "row_pitch " + std::to_string(side.row_pitch) +
+                " is less than the box's row of " + std::to_string(region[0]) +
+                " bytes (region[0]); use 0 for rows packed one after the other");
+  }
+  const std::size_t rows_bytes =
+      detail::checked_mul(resolved.row_pitch, region[1], who, "row_pitch * region[1]");
+  if (resolved.slice_pitch == 0) resolved.slice_pitch = rows_bytes;
+  if (resolved.slice_pitch < rows_bytes || resolved.slice_pitch % resolved.row_pitch != 0) {
+    throw error(prefix + "slice_pitch " + std::to_string(side.slice_pitch) +
+                " must be a multiple of the row pitch " + std::to_string(resolved.row_pitch) +
+                " and at least row_pitch * region[1] = " + std::to_string(rows_bytes) +
+                "; use 0 for slices packed one after the other");
+  }
+  // Offset of the box's first byte, then of the byte after its last row.
+  std::size_t offset = resolved.origin[0];
+  offset = detail::checked_add(
+      offset, detail::checked_mul(resolved.origin[1], resolved.row_pitch, who, "origin"), who,
+      "origin");
+  offset = detail::checked_add(
+      offset, detail::checked_mul(resolved.origin[2], resolved.slice_pitch, who, "origin"), who,
+      "origin");
+  std::size_t end = detail::checked_add(
+      offset, detail::checked_mul(region[2] - 1, resolved.slice_pitch, who, "the box"), who,
+      "the box");
+  end = detail::checked_add(
+      end, detail::checked_mul(region[1] - 1, resolved.row_pitch, who, "the box"), who, "the box");
+  end = detail::checked_add(end, region[0], who, "the box");
+  if (end > available) {
+    throw error(prefix + "box (origin {" + std::to_string(side.origin[0]) + ", " +
+                std::to_string(side.origin[1]) + ", " + std::to_string(side.origin[2]) +
+                "}, region {" + std::to_string(region[0]) + ", " + std::to_string(region[1]) +
+                ", " + std::to_string(region[2]) + "}, row pitch " +
+                std::to_string(resolved.row_pitch) + ", slice pitch " +
+                std::to_string(resolved.slice_pitch) + ") ends at byte " + std::to_string(end) +
+                ", past its " + std::to_string(available) + " bytes");
+  }
+  resolved.end = end;
+  return resolved;
+}
+
+bool empty(const RectRegion& region) noexcept {
+  return region[0] == 0 || region[1] == 0 || region[2] == 0;
+}
+
+void check_host(const void* host, const char* who) {
+  if (host == nullptr) throw error(std::string(who) + ": the host pointer is null");
+}
+
+// `CL_MEM_OFFSET` of a sub-buffer within its parent, and that parent; (0, buffer) otherwise.
+std::pair<std::size_t, cl::Buffer> root_of(const cl::Buffer& buffer) {
+  cl_mem parent = nullptr;
+  check(buffer.getInfo(CL_MEM_ASSOCIATED_MEMOBJECT, &parent), "clGetMemObjectInfo",
+        "CL_MEM_ASSOCIATED_MEMOBJECT");
+  if (parent == nullptr) return {0, buffer};
+  std::size_t offset = 0;
+  check(buffer.getInfo(CL_MEM_OFFSET, &offset), "clGetMemObjectInfo", "CL_MEM_OFFSET");
+  return {offset, cl::Buffer(parent, /*retainObject=*/true)};
+}
+
+}  // namespace
+
+BufferSpan::BufferSpan(const cl::Buffer& buffer)
+    : buffer_(buffer), size_(memory_size(buffer, "BufferSpan")) {}
+
+BufferSpan::BufferSpan(const PooledBuffer& pooled) {
+  if (!pooled.valid()) {
+    throw error("BufferSpan: the PooledBuffer was released (or moved from); it owns no buffer");
+  }
+  buffer_ = pooled.buffer();
+  size_ = pooled.size();
+}
+
+BufferSpan::BufferSpan(cl::Buffer buffer, std::size_t bytes)
+    : buffer_(std::move(buffer)), size_(bytes) {
+  const std::size_t available = memory_size(buffer_, "BufferSpan");
+  if (bytes > available) {
+    throw error("BufferSpan: " + std::to_string(bytes) + " bytes asked of a buffer of " +
+                std::to_string(available));
+  }
+}
+
+cl::Event enqueue_read_buffer_rect(const cl::CommandQueue& queue, void* destination,
+                                   std::size_t destination_bytes, const RectSide& destination_side,
+                                   const BufferSpan& source, const RectSide& source_side,
+                                   const RectRegion& region, bool blocking,
+                                   const std::vector<cl::Event>& wait_for) {
+  constexpr const char* who = "enqueue_read_buffer_rect";
+  if (empty(region)) return detail::enqueue_marker(queue, wait_for, blocking, who);
+  check_host(destination, who);
+  const ResolvedSide host = resolve(destination_side, region, destination_bytes, who, "host");
+  const ResolvedSide buffer = resolve(source_side, region, source.size(), who, "buffer");
+  const detail::WaitList waits(wait_for);
+  cl::Event done;
+  check(clEnqueueReadBufferRect(queue(), source.buffer()(), blocking ? CL_TRUE : CL_FALSE,
+                                buffer.origin.data(), host.origin.data(), region.data(),
+                                buffer.row_pitch, buffer.slice_pitch, host.row_pitch,
+                                host.slice_pitch, destination, waits.size(), waits.data(), &done()),
+        "clEnqueueReadBufferRect");
+  return done;
+}
+
+cl::Event enqueue_write_buffer_rect(const cl::CommandQueue& queue, const BufferSpan& destination,
+                                    const RectSide& destination_side, const void* source,
+                                    std::size_t source_bytes, const RectSide& source_side,
+                                    const RectRegion& region, bool blocking,
+                                    const std::vector<cl::Event>& wait_for) {
+  constexpr const char* who = "enqueue_write_buffer_rect";
+  if (empty(region)) return detail::enqueue_marker(queue, wait_for, blocking, who);
+  check_host(source, who);
+  const ResolvedSide host = resolve(source_side, region, source_bytes, who, "host");
+  const ResolvedSide buffer = resolve(destination_side, region, destination.size(), who, "buffer");
+  const detail::WaitList waits(wait_for);
+  cl::Event done;
+  check(clEnqueueWriteBufferRect(queue(), destination.buffer()(), blocking ? CL_TRUE : CL_FALSE,
+                                 buffer.origin.data(), host.origin.data(), region.data(),
+                                 buffer.row_pitch, buffer.slice_pitch, host.row_pitch,
+                                 host.slice_pitch, source, waits.size(), waits.data(), &done()),
+        "clEnqueueWriteBufferRect");
+  return done;
+}
+
+cl::Event enqueue_copy_buffer_rect(const cl::CommandQueue& queue, const BufferSpan& destination,
+                                   const RectSide& destination_side, const BufferSpan& source,
+                                   const RectSide& source_side, const RectRegion& region,
+                                   const std::vector<cl::Event>& wait_for) {
+  constexpr const char* who = "enqueue_copy_buffer_rect";
+  if (empty(region)) return detail::enqueue_marker(queue, wait_for, false, who);
+  const ResolvedSide to = resolve(destination_side, region, destination.size(), who, "destination");
+  const ResolvedSide from = resolve(source_side, region, source.size(), who, "source");
+  const detail::WaitList waits(wait_for);
+  cl::Event done;
+  check(clEnqueueCopyBufferRect(queue(), source.buffer()(), destination.buffer()(),
+                                from.origin.data(), to.origin.data(), region.data(), from.row_pitch,
+                                from.slice_pitch, to.row_pitch, to.slice_pitch, waits.size(),
+                                waits.data(), &done()),
+        "clEnqueueCopyBufferRect");
+  return done;
+}
+
+cl::Event enqueue_fill_buffer(const cl::CommandQueue& queue, const BufferSpan& destination,
+                              const void* pattern, std::size_t pattern_size, std::size_t offset,
+                              std::size_t bytes, const std::vector<cl::Event>& wait_for) {
+  constexpr const char* who = "enqueue_fill_buffer";
+  detail::check_fill_pattern(pattern, pattern_size, who);
+  if (offset > destination.size()) {
+    throw error(std::string(who) + ": offset " + std::to_string(offset) + " is past the " +
+                std::to_string(destination.size()) + " bytes of the buffer");
+  }
+  if (bytes == to_end) bytes = destination.size() - offset;
+  if (offset % pattern_size != 0 || bytes % pattern_size != 0) {
+    throw error(std::string(who) + ": offset " + std::to_string(offset) + " and size " +
+                std::to_string(bytes) + " must be multiples of the pattern's " +
+                std::to_string(pattern_size) + " bytes");
+  }
+  if (bytes > destination.size() - offset) {
+    throw error(std::string(who) + ": " + std::to_string(bytes) + " bytes from offset " +
+                std::to_string(offset) + " reach past the " + std::to_string(destination.size()) +
+                " bytes of the buffer");
+  }
+  if (bytes == 0) return detail::enqueue_marker(queue, wait_for, false, who);
+  const detail::WaitList waits(wait_for);
+  cl::Event done;
+  check(clEnqueueFillBuffer(queue(), destination.buffer()(), pattern, pattern_size, offset, bytes,
+                            waits.size(), waits.data(), &done()),
+        "clEnqueueFillBuffer");
+  return done;
+}
+
+cl::Buffer sub_region(const BufferSpan& parent, std::size_t origin, std::size_t bytes,
+                      cl_mem_flags flags) {
+  constexpr const char* who = "sub_region";
+  if (bytes == 0) {
+    throw error(std::string(who) + ": a region of 0 bytes; OpenCL sub-buffers hold at least one");
+  }
+  if (origin > parent.size() || bytes > parent.size() - origin) {
+    throw error(std::string(who) + ": " + std::to_string(bytes) + " bytes at origin " +
+                std::to_string(origin) + " reach past the " + std::to_string(parent.size()) +
+                " bytes of the buffer");
+  }
+  auto [base, root] = root_of(parent.buffer());
+  const std::size_t absolute = base + origin;
+  cl::Context context;
+  check(root.getInfo(CL_MEM_CONTEXT, &context), "clGetMemObjectInfo", "CL_MEM_CONTEXT");
+  for (const cl::Device& device : detail::context_devices(context)) {
+    cl_uint align_bits = 0;
+    check(device.getInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN, &align_bits), "clGetDeviceInfo",
+          "CL_DEVICE_MEM_BASE_ADDR_ALIGN");
+    const std::size_t align = align_bits / 8;
+    if (align != 0 && absolute % align != 0) {
+      throw error(std::string(who) + ": origin " + std::to_string(absolute) +
+                  " (from the start of the memory object) is not a multiple of " +
+                  std::to_string(align) + " bytes, CL_DEVICE_MEM_BASE_ADDR_ALIGN of device '" +
+                  detail::device_name(device) + "'; sub-buffers must start on it");
+    }
+  }
+  const cl_buffer_region region{absolute, bytes};
+  cl_int status = CL_SUCCESS;
+  cl::Buffer sub = root.createSubBuffer(flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  check(status, "clCreateSubBuffer",
+        std::to_string(bytes) + " bytes at " + std::to_string(absolute));
+  return sub;
+}
+
+cl::Buffer slice(const BufferSpan& parent, std::size_t begin, std::size_t end, cl_mem_flags flags) {
+  if (begin > end) {
+    throw error("slice: begin " + std::to_string(begin) + " is after end " + std::to_string(end) +
+                "; a slice is [begin, end) with begin <= end");
+  }
+  return sub_region(parent, begin, end - begin, flags);
+}
+
+}  // namespace polydev::opencl

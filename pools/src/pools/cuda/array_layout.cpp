@@ -1,0 +1,69 @@
+#include "polydev/cuda/array_layout.hpp"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace polydev::cuda {
+
+namespace {
+
+std::string describe_shape(const std::vector<std::size_t>& shape) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i != 0) text += ", ";
+    text += std::to_string(shape[i]);
+  }
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+Order parse_order(std::string_view text) {
+  if (text == "C" || text == "c") return Order::c;
+  if (text == "F" || text == "f") return Order::fortran;
+  throw std::invalid_argument("unrecognized order specifier '" + std::string(text) +
+                              "'; expected \"C\" (row-major) or \"F\" (column-major)");
+}
+
+ArrayLayout make_layout(std::vector<std::size_t> shape, std::size_t itemsize, Order order) {
+  if (order != Order::c && order != Order::fortran) {
+    throw std::invalid_argument("unrecognized array order " +
+                                std::to_string(static_cast<int>(order)) +
+                                "; expected Order::c or Order::fortran");
+  }
+  if (itemsize == 0) throw std::invalid_argument("array elements of 0 bytes");
+  // Bytes of the non-zero extents, checked for overflow.
+  constexpr std::size_t limit = std::numeric_limits<std::size_t>::max();
+  std::size_t span = itemsize;
+  bool empty = false;
+  for (const std::size_t extent : shape) {
+    if (extent == 0) {
+      empty = true;
+      continue;
+    }
+    if (span > limit / extent) {
+      throw std::length_error("array of shape " + describe_shape(shape) + " with " +
+                              std::to_string(itemsize) + "-byte elements needs more than " +
+                              std::to_string(limit) + " bytes");
+    }
+    span *= extent;
+  }
+  ArrayLayout layout;
+  layout.itemsize = itemsize;
+  layout.order = order;
+  layout.bytes = empty ? 0 : span;
+  layout.elements = layout.bytes / itemsize;
+  layout.strides.resize(shape.size());
+  std::size_t stride = itemsize;
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    const std::size_t axis = order == Order::c ? shape.size() - 1 - k : k;
+    layout.strides[axis] = stride;
+    if (shape[axis] != 0) stride *= shape[axis];
+  }
+  layout.shape = std::move(shape);
+  return layout;
+}
+
+}  // namespace polydev::cuda
