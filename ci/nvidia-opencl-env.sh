@@ -1,7 +1,8 @@
-# Sourced by the scripts that run OpenCL on a GPU machine (ci/gpu.sh, ci/opencl-peer-bench.sh):
-# registers NVIDIA's OpenCL driver next to PoCL when the machine has the driver but no ICD file for
-# it, as the GPU machines of this project do (found by nvidia-smi or ldconfig). Elsewhere it changes
-# nothing.
+# shellcheck shell=bash
+# Sourced by the scripts that run OpenCL on a GPU machine (ci/gpu.sh,
+# tests/bench/run/opencl-peer-bench.sh): registers NVIDIA's OpenCL driver next to PoCL when the
+# machine has the driver but no ICD file for it, as the GPU machines of this project do (found by
+# nvidia-smi or ldconfig). Elsewhere it changes nothing.
 #
 # A vendors folder holds both drivers. The machine's OCL_ICD_FILENAMES would bypass that folder,
 # and ldconfig resolves libOpenCL.so.1 to the CUDA toolkit's copy, an older loader that treats

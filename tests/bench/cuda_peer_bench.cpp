@@ -1,8 +1,8 @@
 // polydev's CUDA pools against peer allocators, in one Google Benchmark run (issue 6, section 1;
 // method: ../shared/research/pools-perf.md sections 2, 4 and 5). Meant to be run with
 // --benchmark_enable_random_interleaving=true and --benchmark_repetitions=N so that every
-// allocator of a cell is measured in the same minutes, in random order; ci/peer-bench.sh does that
-// and prints medians and peer/polydev ratios.
+// allocator of a cell is measured in the same minutes, in random order; run/peer-bench.sh does
+// that and prints medians and peer/polydev ratios.
 //
 // Allocators (cuda_peer_adapters.hpp): polydev's DeviceMemoryPool ("polydev") and
 // CompactDeviceMemoryPool ("polydev_compact"); cudaMalloc/cudaFree;

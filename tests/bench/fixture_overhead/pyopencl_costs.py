@@ -3,7 +3,7 @@ the FixtureOverheadCosts suite of device_tests.cpp, with the same steps and the 
 
     fixture-overhead-cost <device> <step> median_us=<m> min_us=<m> max_us=<m> n=<n>
 
-Run by ci/fixture-overhead.sh; prints, asserts nothing about time.
+Run by tests/bench/run/fixture-overhead.sh; prints, asserts nothing about time.
 """
 
 import sys

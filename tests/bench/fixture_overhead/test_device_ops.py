@@ -5,7 +5,7 @@ kernel ``out[i] = 2 * in[i]``, a blocking read back and a check. Each test gets 
 PyOpenCL's ``ctx_factory`` (which clears the first-argument caches first, as polydev's
 ``make_context()`` does), makes a queue, and builds its program through a
 ``first_arg_dependent_memoize`` cache, PyOpenCL's counterpart of ``polydev::opencl::build_program``.
-ci/fixture-overhead.sh times this run against the polydev one on the same devices.
+tests/bench/run/fixture-overhead.sh times this run against the polydev one on the same devices.
 """
 
 import numpy as np

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """PyOpenCL's memory pools from Python against polydev's OpenCL pools, on the same device.
 
-Two subcommands; ci/opencl-peer-bench.sh runs them, alternating `measure` with the C++ benchmark
-(tests/bench/opencl_pool_bench.cpp) round by round, then `summarize` on every file of both.
+Two subcommands; tests/bench/run/opencl-peer-bench.sh runs them, alternating `measure` with the C++
+benchmark (tests/bench/opencl_pool_bench.cpp) round by round, then `summarize` on every file of both.
 
 measure: one process, one round. The device is the first that PYOPENCL_TEST selects (PyOpenCL's
 own get_test_platforms_and_devices, the selection polydev's benchmark reproduces), one context and

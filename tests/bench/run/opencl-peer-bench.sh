@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# polydev's OpenCL pools against PyOpenCL's, driven from Python, on the same OpenCL device
-# (issue 6, section 1: the peers that exist only in Python; docs/opencl-pool-peers.md).
+# polydev's OpenCL pools against PyOpenCL's, driven from Python, on the same OpenCL device (the
+# peers that exist only in Python).
 #
 # Builds polydev_opencl_pool_bench (tests/bench/opencl_pool_bench.cpp) in its own Release build
 # directory, then runs, round after round, the C++ benchmark's hot pairs (allocate one block, give
@@ -25,7 +25,7 @@
 #   OUT                      where the JSON, logs and tables go (default <build>/results)
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 cd "$root"
 build="${OPENCL_PEER_BUILD_DIR:-build-opencl-peers}"
 rounds="${OPENCL_PEER_ROUNDS:-7}"

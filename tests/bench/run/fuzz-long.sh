@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long fuzzing run of docs/fuzzing.md: every libFuzzer target at once (one process each), each
+# The long fuzzing run: every libFuzzer target at once (one process each), each
 # until it has run POLYDEV_FUZZ_RUNS inputs (default 10 million) or for POLYDEV_FUZZ_SECONDS
 # (default 540), with inputs up to POLYDEV_FUZZ_MAX_LEN bytes (default 4096, as ci/fuzz.sh), on a
 # corpus kept in POLYDEV_FUZZ_WORK between calls, so that a run cut by the time limit goes on where
@@ -7,11 +7,11 @@
 # calls together, speed, coverage, corpus and findings. POLYDEV_FUZZ_WORKERS (default 1) runs that
 # many processes per target on the one corpus (libFuzzer rereads the corpus folder, so each sees
 # what the others find); their executions add up.
-#   bash ci/fuzz-long.sh [folder with the fuzz_* binaries, default build-fuzz/tests/fuzz]
+#   bash tests/bench/run/fuzz-long.sh [folder with the fuzz_* binaries, default build-fuzz/tests/fuzz]
 # Built by ci/fuzz.sh (clang, ASan+UBSan); the binaries need only libstdc++ and yaml-cpp, so a
 # machine with more cores can run the ones built elsewhere (LD_LIBRARY_PATH for yaml-cpp).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 binaries="${1:-build-fuzz/tests/fuzz}"
 runs="${POLYDEV_FUZZ_RUNS:-10000000}"
 seconds="${POLYDEV_FUZZ_SECONDS:-540}"

@@ -12,7 +12,7 @@
 # Results: $POLYDEV_BUILD_DIR/report-browser. docs/report-example.png is the report-window.png of
 #   REPORT_OPENCL_FILTER='OpenCL/Saxpy.*:OpenCL/ContextFactory.*' REPORT_WINDOW=1200,800
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 export POLYDEV_BUILD_DIR="${POLYDEV_BUILD_DIR:-build}"
 build_dir="$POLYDEV_BUILD_DIR"
 out="$build_dir/report-browser"
@@ -20,11 +20,11 @@ out="$build_dir/report-browser"
 bash ci/deps.sh
 if ! command -v chromium >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]] && [[ -z "${POLYDEV_NO_APT:-}" ]]; then
-    echo "ci/report-browser.sh: installing chromium"
+    echo "report-browser.sh: installing chromium"
     timeout 120 apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
   else
-    echo "ci/report-browser.sh: chromium is missing and cannot be installed here (Debian: chromium)" >&2
+    echo "report-browser.sh: chromium is missing and cannot be installed here (Debian: chromium)" >&2
     exit 1
   fi
 fi
@@ -44,7 +44,7 @@ run() {  # run NAME BINARY [ARGS...]: one GoogleTest XML report; a failing run i
   local name=$1 binary=$2
   shift 2
   "$binary" --gtest_brief=1 --gtest_output="xml:$out/$name.xml" "$@" >"$out/$name.log" 2>&1 || true
-  [[ -s "$out/$name.xml" ]] || { echo "ci/report-browser.sh: $binary wrote no report" >&2; exit 1; }
+  [[ -s "$out/$name.xml" ]] || { echo "report-browser.sh: $binary wrote no report" >&2; exit 1; }
 }
 tests="$build_dir/tests"
 if [[ -x "$tests/polydev_opencl_tests" ]]; then
@@ -70,7 +70,7 @@ status=0
 "$build_dir/framework/polydev" report --json "${reports[@]}" >"$out/report.json" || true
 cat "$out/report.txt"
 # The misconfigured run fails on purpose (status 1); a failure from any other file is a real one.
-[[ $status -eq 1 ]] || { echo "ci/report-browser.sh: polydev report exited with $status, expected 1" >&2; exit 1; }
+[[ $status -eq 1 ]] || { echo "report-browser.sh: polydev report exited with $status, expected 1" >&2; exit 1; }
 python3 - "$out/report.json" <<'EOF'
 import json, os, sys
 report = json.load(open(sys.argv[1]))
@@ -78,7 +78,7 @@ failed = {os.path.basename(result["file"])
           for test in report["tests"] for cell in test["cells"] for result in cell["results"]
           if result["outcome"] in ("fail", "xpass")}
 if failed != {"misconfigured.xml"}:
-    sys.exit(f"ci/report-browser.sh: failures in {sorted(failed)}; expected only misconfigured.xml")
+    sys.exit(f"report-browser.sh: failures in {sorted(failed)}; expected only misconfigured.xml")
 EOF
 
 page="$(realpath "$out/report.html")"
@@ -135,8 +135,8 @@ width, height, colors = pixels(path)
 expected = {"pass": (0xda, 0xfb, 0xe1), "fail": (0xcf, 0x22, 0x2e), "skip": (0xea, 0xee, 0xf2),
             "flagged row": (0xff, 0xf8, 0xc5)}
 missing = [name for name, rgb in expected.items() if bytes(rgb) not in colors]
-print(f"ci/report-browser.sh: {path}: {width}x{height}, {len(colors)} colors")
+print(f"report-browser.sh: {path}: {width}x{height}, {len(colors)} colors")
 if missing or len(colors) < 50:
-    sys.exit(f"ci/report-browser.sh: the page was not drawn as styled (missing {missing})")
+    sys.exit(f"report-browser.sh: the page was not drawn as styled (missing {missing})")
 EOF
-echo "ci/report-browser.sh: $out/report.html and its screenshot $out/report.png look right"
+echo "report-browser.sh: $out/report.html and its screenshot $out/report.png look right"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fixture overhead against PyOpenCL's pytest plugin (issue 6, section 2; docs/fixture-overhead.md).
+# Fixture overhead against PyOpenCL's pytest plugin.
 #
 # Builds tests/bench/fixture_overhead standalone (polydev's libraries with add_subdirectory, OpenCL
 # only), then runs the same 100 trivial device tests with polydev's fixtures and with pytest +
@@ -20,7 +20,7 @@
 #   PYTHON         the Python that has pyopencl and pytest (default /usr/bin/python3)
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 build="${FO_BUILD_DIR:-$root/build-fixture-overhead}"
 runs="${FO_RUNS:-5}"
 jobs="${FO_JOBS:-2}"

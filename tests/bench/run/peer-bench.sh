@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# polydev's CUDA pools against their peers, on a GPU machine, in one run (issue 6, section 1):
+# polydev's CUDA pools against their peers, on a GPU machine, in one run:
 # unpacks the RMM wheels carried in .whl/ (librmm-cu13, rapids-logger; see tests/bench/peers/),
 # builds tests/bench/peers (polydev from this checkout, the installed torch's c10, RMM), runs
 # polydev_cuda_peer_bench with random interleaving and repetitions, runs the Python-only peers
 # (CuPy, torch's Python API), and prints medians and peer/polydev ratios.
 # Needs no package registry; Google Benchmark, yaml-cpp, CMake >= 4 (for RMM's package), ninja
 # and python3 with torch and cupy must be installed.
-#   bash ci/peer-bench.sh     # results in $OUT, else build-peers/results
+#   bash tests/bench/run/peer-bench.sh     # results in $OUT, else build-peers/results
 # Environment: POLYDEV_PEER_REPETITIONS (default 5), POLYDEV_PEER_MIN_TIME (seconds per run,
 # default 0.05), POLYDEV_PEER_FILTER (a --benchmark_filter), POLYDEV_PEER_BENCH_LIMIT_S (default
 # 330: the benchmark is stopped then and the summary made of what it wrote), POLYDEV_PEER_BUILD_DIR
 # (default build-peers), POLYDEV_PEER_SITE (where wheels are unpacked, default /tmp/polydev-peers).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 start=$(date +%s)
 build="${POLYDEV_PEER_BUILD_DIR:-build-peers}"
 out="${OUT:-$build/results}"
@@ -92,7 +92,7 @@ echo "raw results: $out/peer_bench.json, $out/python_peers.json; logs next to th
 
 # performance.md and its plots (tests/bench/peers/report.py) in $out, where matplotlib can be
 # imported (Debian's python3-matplotlib: /usr/bin/python3 first). To publish a run, copy the two
-# JSON files to docs/perf/ under the machine's name and run report.py on them there.
+# JSON files to tests/bench/results/ under the machine's name and run report.py on them there.
 report_python=""
 for candidate in /usr/bin/python3 python3; do
   if "$candidate" -c 'import matplotlib' >/dev/null 2>&1; then
