@@ -7,6 +7,7 @@ export POLYDEV_BUILD_DIR="${POLYDEV_BUILD_DIR:-build}"
 
 bash ci/deps.sh
 bash ci/build.sh >/dev/null
+# shellcheck source=ci/pocl-env.sh
 source ci/pocl-env.sh
 
 echo "== polydev devices"
@@ -23,5 +24,5 @@ for suite in polydev_opencl_tests polydev_cuda_tests; do
 done
 
 echo "== results: test x device"
-python3 ci/matrix.py "$results"/*.xml
+"$POLYDEV_BUILD_DIR/framework/polydev" report "$results"/*.xml || status=1
 exit $status

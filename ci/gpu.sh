@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What runs on a GPU machine: builds, registers NVIDIA's OpenCL driver next to PoCL, shows the
-# devices, runs the whole suite through CTest, then every test binary with XML reports, and prints
-# the per-device counts. Needs no package registry. Results go to build-gpu/results; where $OUT is
-# set (the GPU machines of this project's workplace), a summary and an archive of them go there.
+# devices, runs the whole suite through CTest, then every test binary with XML reports, and makes
+# of them one matrix test x device with `polydev report` (text, JSON and an HTML page), printing its
+# summary. Needs no package registry. Results go to build-gpu/results; where $OUT is set (the GPU
+# machines of this project's workplace), a summary and an archive of them go there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export POLYDEV_BUILD_DIR="${POLYDEV_BUILD_DIR:-build-gpu}"
@@ -15,6 +16,7 @@ source ci/nvidia-opencl-env.sh
 
 bash ci/deps.sh
 bash ci/build.sh "$@" 2>&1 | tail -n 3
+# shellcheck source=ci/pocl-env.sh
 source ci/pocl-env.sh
 nvidia-smi -L || true
 
@@ -85,12 +87,29 @@ for binary in "${binaries[@]}"; do
   "$binary" --gtest_brief=1 --gtest_output="xml:$results/$suite.xml" >"$results/$suite.log" 2>&1 ||
     { status=1; tail -n 40 "$results/$suite.log"; }
 done
-python3 ci/matrix.py "$results"/*.xml | tee "$results/matrix.txt"
+
+echo "== the reports as one matrix test x device ($results/matrix.txt, report.json, report.html)"
+tool="$POLYDEV_BUILD_DIR/framework/polydev"
+# A failed test fails the report too (status 1, its files written). The GPU machines have no
+# tinyxml2 (Debian: libtinyxml2-dev) and no registry to install it from: a tool built without it
+# says so, and the XML reports in the archive make the matrix elsewhere (`polydev report *.xml`).
+if "$tool" report --html "$results/report.html" "$results"/*.xml >"$results/matrix.txt" \
+  2>"$results/report.log"; then
+  "$tool" report --json "$results"/*.xml >"$results/report.json"
+elif grep -q 'built without tinyxml2' "$results/report.log"; then
+  echo "no matrix made here: $(cat "$results/report.log")"
+else
+  cat "$results/report.log"
+  "$tool" report --json "$results"/*.xml >"$results/report.json" || true
+  status=1
+fi
+# The matrix has a row for every host test too: its first line and summary are enough here.
+grep -E '^(polydev report:|summary:)' "$results/matrix.txt" || true
 
 if [[ -n "${OUT:-}" ]]; then
   cp "$results/devices.txt" "$results/devices.json" "$results/matrix.txt" "$results/ctest.log" "$OUT/"
   cp "$results"/ctest-speedup.txt "$results"/*bench*.json "$results"/characterize.json \
-    "$results"/occupancy.json "$OUT/" 2>/dev/null || true
+    "$results"/occupancy.json "$results"/report.json "$results"/report.html "$OUT/" 2>/dev/null || true
   tar -czf "$OUT/results.tar.gz" -C "$results" .
 fi
 exit $status
