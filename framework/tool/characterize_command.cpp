@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "json_writer.hpp"
+#include "io/json_writer.hpp"
+#include "io/printable.hpp"
 #include "polydev/cuda/device_data.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/characterize.hpp"
 #include "polydev/overview.hpp"
-#include "printable.hpp"
 
 #if defined(POLYDEV_WITH_OPENCL)
 #include "polydev/opencl/system.hpp"

@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "io/printable.hpp"
 #include "polydev/overview.hpp"
-#include "printable.hpp"
 
 namespace polydev::tool {
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "printable.hpp"
+#include "io/printable.hpp"
 
 namespace polydev::tool {
 

@@ -11,13 +11,13 @@
 #include <string_view>
 
 #include "commands.hpp"
-#include "json_writer.hpp"
+#include "io/json_writer.hpp"
+#include "io/printable.hpp"
 #include "polydev/cuda/device_data.hpp"
 #include "polydev/cuda/inventory.hpp"
 #include "polydev/cuda/occupancy.hpp"
 #include "polydev/cuda/selection.hpp"
 #include "polydev/error.hpp"
-#include "printable.hpp"
 
 namespace polydev::tool {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "io/printable.hpp"
+#include "io/regular_file.hpp"
 #include "matrix.hpp"
-#include "printable.hpp"
-#include "regular_file.hpp"
 #include "render.hpp"
 #include "results.hpp"
 #endif

@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "io/printable.hpp"
 #include "polydev/ctest_resources.hpp"
 #include "polydev/overview.hpp"
-#include "printable.hpp"
 
 namespace polydev::tool {
 

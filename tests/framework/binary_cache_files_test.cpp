@@ -18,9 +18,9 @@
 #include <thread>
 #include <vector>
 
+#include "io/regular_file.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/binary_cache.hpp"
-#include "regular_file.hpp"
 #include "scoped_environment.hpp"
 
 namespace {

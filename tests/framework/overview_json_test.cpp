@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "json_writer.hpp"
+#include "io/json_writer.hpp"
 #include "polydev/overview.hpp"
 #include "synthetic_inventory.hpp"
 

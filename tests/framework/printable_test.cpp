@@ -1,6 +1,6 @@
 // Showing foreign text (driver strings, file content, XML) on a terminal: control characters and
 // bytes that are not UTF-8 become visible escapes, printable UTF-8 stays, long quotes are cut.
-#include "printable.hpp"
+#include "io/printable.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Python's int(text) as PyOpenCL and PyCUDA use it to tell an index from a name.
-#include "python_int.hpp"
+#include "selection/python_int.hpp"
 
 #include <gtest/gtest.h>
 

@@ -25,7 +25,7 @@
 
 #include "fuzz_support.hpp"
 #include "polydev/cuda/selection.hpp"
-#include "python_int.hpp"
+#include "selection/python_int.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "program_cache_entry.hpp"
+#include "opencl/program_cache_entry.hpp"
 
 namespace {
 

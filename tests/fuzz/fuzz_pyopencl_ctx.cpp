@@ -18,7 +18,7 @@
 
 #include "fuzz_support.hpp"
 #include "polydev/opencl/selection.hpp"
-#include "python_int.hpp"
+#include "selection/python_int.hpp"
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "python_int.hpp"
+#include "selection/python_int.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "io/printable.hpp"
 #include "matrix.hpp"
-#include "printable.hpp"
 #include "render.hpp"
 #include "results.hpp"
 

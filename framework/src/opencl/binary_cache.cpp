@@ -12,11 +12,11 @@
 #include <system_error>
 #include <utility>
 
+#include "io/regular_file.hpp"
+#include "opencl/program_cache_entry.hpp"
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/error.hpp"
-#include "program_cache_entry.hpp"
-#include "regular_file.hpp"
 
 namespace polydev::opencl {
 

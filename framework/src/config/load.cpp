@@ -1,0 +1,115 @@
+// Finding polydev.yaml, selecting the profile, and applying it to this process once.
+#include <stdlib.h>
+
+#include "io/regular_file.hpp"
+#include "polydev/config.hpp"
+#include "polydev/environment.hpp"
+
+namespace polydev {
+
+namespace fs = std::filesystem;
+
+Config load_config_file(const fs::path& path) {
+  std::string text;
+  try {
+    text = detail::read_regular_file(path.string(), detail::kTextFileLimit);
+  } catch (const detail::file_error& failure) {
+    throw error("cannot read the configuration file " + std::string(failure.what()));
+  }
+  return parse_config(text, path.string());
+}
+
+std::optional<fs::path> find_config_file(const std::optional<std::string>& polydev_config,
+                                         const fs::path& start) {
+  std::error_code ignored;
+  if (polydev_config) {
+    if (polydev_config->empty()) return std::nullopt;
+    const fs::path path(*polydev_config);
+    // symlink_status: a dangling link or a link loop exists, and the reader says which it is.
+    if (!fs::exists(fs::symlink_status(path, ignored))) {
+      throw error("POLYDEV_CONFIG='" + *polydev_config +
+                  "': no such file; expected the path of a polydev.yaml file, or "
+                  "POLYDEV_CONFIG empty for no configuration");
+    }
+    if (fs::is_directory(fs::status(path, ignored))) {
+      throw error("POLYDEV_CONFIG='" + *polydev_config +
+                  "' is a directory; expected a file, such as " + (path / "polydev.yaml").string());
+    }
+    return path;
+  }
+  for (fs::path directory = start; !directory.empty(); directory = directory.parent_path()) {
+    const fs::path candidate = directory / "polydev.yaml";
+    // A directory of that name is not the file, but anything else is meant to be it: a FIFO or a
+    // dangling link is found here and reported by the reader, not passed over for a file above.
+    const fs::file_status status = fs::symlink_status(candidate, ignored);
+    if (fs::exists(status) && !fs::is_directory(fs::status(candidate, ignored))) return candidate;
+    if (directory == directory.parent_path()) break;
+  }
+  return std::nullopt;
+}
+
+Configuration configure(const std::optional<std::string>& polydev_config,
+                        const std::optional<std::string>& polydev_profile, const fs::path& start) {
+  Configuration configuration;
+  if (const auto path = find_config_file(polydev_config, start)) {
+    configuration.config = load_config_file(*path);
+  }
+  if (!polydev_profile || polydev_profile->empty()) return configuration;
+  const std::string setting = "POLYDEV_PROFILE='" + *polydev_profile + "'";
+  if (!configuration.config) {
+    throw error(setting + ", but there is no configuration file: " +
+                (polydev_config ? std::string("POLYDEV_CONFIG is empty")
+                                : "no polydev.yaml in " + start.string() + " or above") +
+                "; expected a polydev.yaml that defines the profile, or POLYDEV_CONFIG naming one");
+  }
+  const Config& config = *configuration.config;
+  if (const Profile* profile = config.find_profile(*polydev_profile)) {
+    configuration.profile = *profile;
+    return configuration;
+  }
+  std::string known;
+  for (const Profile& profile : config.profiles) {
+    known += (known.empty() ? "" : ", ") + profile.name;
+  }
+  throw error(setting + ": " + config.file + " defines no such profile; expected " +
+              (known.empty() ? std::string("a profile under 'profiles:' (it defines none)")
+                             : "one of: " + known));
+}
+
+std::vector<std::pair<std::string, std::string>> profile_environment(const Profile& profile) {
+  std::vector<std::pair<std::string, std::string>> variables = profile.variables;
+  if (!profile.require.empty()) {
+    std::string backends;
+    for (const std::string& backend : profile.require) {
+      backends += (backends.empty() ? "" : ",") + backend;
+    }
+    variables.emplace_back("POLYDEV_REQUIRE_DEVICES", backends);
+  }
+  return variables;
+}
+
+const ProcessConfig& process_config() {
+  static const ProcessConfig state = [] {
+    ProcessConfig result;
+    try {
+      std::error_code no_directory;
+      const fs::path start = fs::current_path(no_directory);  // empty: nothing to walk up from
+      Configuration configuration = configure(environment_variable("POLYDEV_CONFIG"),
+                                              environment_variable("POLYDEV_PROFILE"), start);
+      if (configuration.profile) {
+        result.profile = configuration.profile->name;
+        // Once, before anything reads the selector variables; a variable that is set wins.
+        for (const auto& [name, value] : profile_environment(*configuration.profile)) {
+          ::setenv(name.c_str(), value.c_str(), 0);
+        }
+      }
+      result.config = std::move(configuration.config);
+    } catch (const error& failure) {
+      result.error = failure.what();
+    }
+    return result;
+  }();
+  return state;
+}
+
+}  // namespace polydev

@@ -1,0 +1,41 @@
+// make_default_context's device choice, independent of the driver (the maker is a parameter).
+#include "polydev/cuda/context.hpp"
+
+#include "polydev/error.hpp"
+
+namespace polydev::cuda {
+
+ContextChoice make_default_context(const DeviceSources& sources, const Inventory& inventory,
+                                   const ContextMaker& make) {
+  if (const auto ordinal = default_ordinal(sources, inventory)) {
+    make(*ordinal);  // a configured device is used or fails; PyCUDA does not fall back either
+    return {*ordinal, effective_setting(sources)->source == "CUDA_DEVICE"
+                          ? "CUDA_DEVICE='" + sources.cuda_device.value_or("") + "'"
+                          : "file " + effective_setting(sources)->source};
+  }
+  if (!inventory.available || inventory.devices.empty()) {
+    throw error("make_default_context: no CUDA device: " + inventory.reason);
+  }
+  std::string failures;
+  for (const DeviceInfo& device : inventory.devices) {
+    try {
+      make(device.ordinal);
+      return {device.ordinal, "first device on which a context could be made"};
+    } catch (const error& failure) {
+      failures +=
+          "; " + std::to_string(device.ordinal) + " '" + device.name + "': " + failure.what();
+    }
+  }
+  throw error("make_default_context could not make a context on any of the " +
+              std::to_string(inventory.devices.size()) + " CUDA devices" + failures);
+}
+
+ContextChoice make_default_context() {
+  return make_default_context(read_device_sources(), system_inventory());
+}
+
+int get_default_device(int fallback) {
+  return default_ordinal(read_device_sources(), system_inventory()).value_or(fallback);
+}
+
+}  // namespace polydev::cuda

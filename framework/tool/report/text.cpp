@@ -1,0 +1,170 @@
+// The text form of a report: a matrix narrow enough for a CI log however long the device keys are
+// (columns are numbered; the legend above names them).
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "io/printable.hpp"
+#include "render.hpp"
+
+namespace polydev::report {
+
+namespace {
+
+constexpr std::size_t kReasonsShown = 2;  // per flagged test
+
+// Everything a report holds (names, keys, drivers, messages) is shown with its control
+// characters and ill-formed UTF-8 escaped: a report is a file anyone may have written.
+std::string shown(const std::string& text) { return detail::printable(text, 256); }
+
+const char* symbol(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::pass:
+      return "pass";
+    case Outcome::fail:
+      return "FAIL";
+    case Outcome::skip:
+      return "skip";
+    case Outcome::xfail:
+      return "xfail";
+    case Outcome::xpass:
+      return "XPASS";
+  }
+  return "?";
+}
+
+std::string header_of(const Matrix& matrix, std::size_t index) {
+  const Column& column = matrix.columns[index];
+  if (column.kind == ColumnKind::host) return "host";
+  if (column.kind == ColumnKind::no_device) return "none";
+  std::size_t number = 0;
+  for (std::size_t i = 0; i <= index; ++i) number += matrix.columns[i].kind == ColumnKind::device;
+  return "[" + std::to_string(number) + "]";
+}
+
+std::string pad(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+std::string indent(const std::string& text, const std::string& prefix) {
+  std::string out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) out += prefix + line + '\n';
+  return out;
+}
+
+std::string column_label(const Matrix& matrix, std::size_t index) {
+  const Column& column = matrix.columns[index];
+  const std::string header = header_of(matrix, index);
+  return column.kind == ColumnKind::device ? header + " " + shown(column.id) : header;
+}
+
+}  // namespace
+
+std::string format_text(const Matrix& matrix, const std::vector<std::string>& files) {
+  std::ostringstream out;
+  out << "polydev report: " << matrix.result_count << " results from " << files.size()
+      << (files.size() == 1 ? " file" : " files") << '\n';
+  if (matrix.rows.empty()) return out.str();
+
+  out << "\ncolumns:\n";
+  std::size_t key_width = 0;
+  for (const Column& column : matrix.columns)
+    key_width = std::max(key_width, shown(column.id).size());
+  for (std::size_t i = 0; i < matrix.columns.size(); ++i) {
+    const Column& column = matrix.columns[i];
+    out << "  " << pad(header_of(matrix, i), 6);
+    if (column.kind == ColumnKind::host) {
+      out << "tests without a device\n";
+    } else if (column.kind == ColumnKind::no_device) {
+      out << "no device: the suite's placeholder (no_opencl_device, no_cuda_device: skip; "
+             "*_selector_error,\n        polydev_require_devices_error: fail)\n";
+    } else {
+      out << pad(shown(column.id), key_width) << "  "
+          << (column.name.empty() ? "?" : shown(column.name));
+      std::string details = shown(column.platform);
+      if (!column.driver.empty()) details += (details.empty() ? "" : ", ") + shown(column.driver);
+      if (!details.empty()) out << " (" << details << ")";
+      out << '\n';
+    }
+  }
+
+  std::size_t name_width = 4;
+  for (const Row& row : matrix.rows) name_width = std::max(name_width, shown(row.test).size());
+  std::vector<std::size_t> widths;
+  std::string header = pad("test", name_width);
+  out << '\n';
+  for (std::size_t i = 0; i < matrix.columns.size(); ++i) {
+    widths.push_back(std::max<std::size_t>(6, header_of(matrix, i).size() + 1));
+    header += "  " + pad(header_of(matrix, i), widths.back());
+  }
+  header.erase(header.find_last_not_of(' ') + 1);
+  out << header << '\n';
+  for (const Row& row : matrix.rows) {
+    std::string line = pad(shown(row.test), name_width);
+    for (std::size_t i = 0; i < matrix.columns.size(); ++i) {
+      const auto cell = row.cells.find(i);
+      std::string text = ".";
+      if (cell != row.cells.end()) {
+        text = symbol(cell->second.outcome);
+        if (cell->second.results.size() > 1) text += '+';
+      }
+      line += "  " + pad(text, widths[i]);
+    }
+    if (row.skipped_everywhere) line += "  <- skipped on every device";
+    if (row.ran_on_no_device) line += "  <- ran on no device";
+    line.erase(line.find_last_not_of(' ') + 1);
+    out << line << '\n';
+  }
+
+  out << "\nlegend: pass, FAIL, skip, xfail (failed as expected), XPASS (passed but expected to "
+         "fail),\n        . not run there, + several results (the worst shown)\n";
+  out << "summary: " << matrix.count(Outcome::pass) << " pass, " << matrix.count(Outcome::fail)
+      << " FAIL, " << matrix.count(Outcome::skip) << " skip, " << matrix.count(Outcome::xfail)
+      << " xfail, " << matrix.count(Outcome::xpass) << " XPASS in " << matrix.rows.size()
+      << " tests x " << matrix.columns.size() << " columns; " << matrix.skipped_everywhere()
+      << " skipped on every device, " << matrix.ran_on_no_device() << " ran on no device\n";
+
+  bool heading = false;
+  for (const Row& row : matrix.rows) {
+    for (const auto& [index, cell] : row.cells) {
+      for (const CaseResult& result : cell.results) {
+        if (result.outcome != Outcome::fail && result.outcome != Outcome::xpass) continue;
+        if (!heading) out << "\nfailures and unexpected passes:\n";
+        heading = true;
+        out << "  " << symbol(result.outcome) << ' ' << shown(row.test) << " on "
+            << column_label(matrix, index) << " (" << shown(result.file) << ':' << result.line
+            << ")\n";
+        std::string message = detail::printable_text(readable_message(result.message));
+        if (message.empty() && result.outcome == Outcome::xpass) message = kUnexpectedPass;
+        out << indent(message, "      ");
+      }
+    }
+  }
+
+  heading = false;
+  for (const Row& row : matrix.rows) {
+    if (!row.skipped_everywhere && !row.ran_on_no_device) continue;
+    if (!heading) out << "\nflagged:\n";
+    heading = true;
+    out << "  " << shown(row.test) << ": "
+        << (row.skipped_everywhere ? "skipped on every device" : "ran on no device") << '\n';
+    // Reasons usually name the device, so there may be one per device; a few tell the story.
+    std::set<std::string> reasons;
+    for (const auto& [index, cell] : row.cells) {
+      for (const CaseResult& result : cell.results) {
+        const std::string reason = detail::printable_text(readable_message(result.message));
+        if (reason.empty() || !reasons.insert(reason).second) continue;
+        if (reasons.size() <= kReasonsShown) out << indent(reason, "      ");
+      }
+    }
+    if (reasons.size() > kReasonsShown) {
+      out << "      (" << reasons.size() - kReasonsShown << " more; all of them in --json and "
+          << "--html)\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace polydev::report
