@@ -97,7 +97,7 @@ TEST(OverviewJson, InvalidSelectorsGiveNullSelections) {
   EXPECT_FALSE(overview.cuda_selection.has_value());
   EXPECT_THAT(overview.cuda_error, HasSubstr("device ordinal 9 out of range"));
   const std::string json = format_json(overview);
-  EXPECT_THAT(json, HasSubstr("\"key_2_0\"}]}], "
+  EXPECT_THAT(json, HasSubstr("\"key_2_0\"}], \"devices_error\": null}], "
                               "\"selected\": null}, \"cuda\""));
   EXPECT_THAT(json, HasSubstr("\"selected\": null}}\n"));
 }

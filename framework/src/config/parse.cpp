@@ -344,7 +344,7 @@ class Parser {
     } catch (const config_error&) {
       throw;
     } catch (const error& failure) {
-      fail(value.Mark(), what + ": " + bounded(failure.what(), text), expected);
+      fail(value.Mark(), what + ": " + failure.what(), expected);
     }
   }
 
@@ -355,24 +355,8 @@ class Parser {
     try {
       return VersionRange(text);
     } catch (const error& failure) {
-      fail(value.Mark(), what + ": " + bounded(failure.what(), text), expected);
+      fail(value.Mark(), what + ": " + failure.what(), expected);
     }
-  }
-
-  // The message of a pattern or range error quotes the value whole: here it is quoted as every
-  // other value of the file is, and a message still long after that (a huge clause of a range)
-  // is cut, so that a value of megabytes does not become a message of megabytes.
-  static std::string bounded(std::string message, const std::string& value) {
-    const std::string whole = "'" + value + "'";
-    const std::string quoted = detail::quote(value);
-    for (std::size_t at = message.find(whole); at != std::string::npos;
-         at = message.find(whole, at + quoted.size())) {
-      message.replace(at, whole.size(), quoted);
-    }
-    constexpr std::size_t kLimit = 4 * detail::kQuotedContentLimit;
-    if (message.size() <= kLimit) return message;
-    const std::string cut = detail::quote(message, kLimit);
-    return cut.substr(1, cut.rfind('\'') - 1) + "...";
   }
 
   std::string file_;
