@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the ci scripts: several PoCL devices on one platform, so that multi-device paths run
 # everywhere. PoCL 3 (Debian 12) calls its CPU driver "pthread", PoCL 5 calls it "cpu"; "basic" is
 # a second, single-threaded CPU driver. Set POCL_DEVICES yourself to override.

@@ -1,35 +1,42 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test through CTest on every PoCL device (and on
-# every CUDA device where there is one).
+# The CI gate: runs the stages of ci/stages in order, stopping at the first that fails. Every stage
+# is a script that also runs alone; the build folder is POLYDEV_BUILD_DIR (default build).
+#
+#   bash ci/test.sh              every stage
+#   bash ci/test.sh NAME...      only the named stages, in the list's order (e.g. format build)
+#   bash ci/test.sh --list       the stages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export POLYDEV_BUILD_DIR="${POLYDEV_BUILD_DIR:-build}"
 
-bash ci/deps.sh
-bash ci/check-format.sh
-bash ci/build.sh
-source ci/pocl-env.sh
+names=()
+scripts=()
+descriptions=()
+while read -r name script description; do
+  [[ -z "$name" || "$name" == \#* ]] && continue
+  [[ -f "$script" ]] || { echo "ci/test.sh: ci/stages: $name: no script $script" >&2; exit 1; }
+  names+=("$name")
+  scripts+=("$script")
+  descriptions+=("$description")
+done <ci/stages
 
-echo "== polydev devices (POCL_DEVICES='$POCL_DEVICES')"
-"$POLYDEV_BUILD_DIR/framework/polydev" devices
+if [[ "${1:-}" == --list ]]; then
+  for i in "${!names[@]}"; do
+    printf '%-11s %-19s %s\n' "${names[i]}" "${scripts[i]}" "${descriptions[i]}"
+  done
+  exit 0
+fi
+for wanted in "$@"; do
+  [[ " ${names[*]} " == *" $wanted "* ]] ||
+    { echo "ci/test.sh: no stage '$wanted'; the stages: ${names[*]}" >&2; exit 2; }
+done
 
-echo "== ctest, each device test holding its device through CTest's resource allocation"
-# Absolute: `ctest --test-dir` changes into the build folder before it reads the file.
-spec="$(realpath "$POLYDEV_BUILD_DIR")/polydev_resource_spec.json"
-"$POLYDEV_BUILD_DIR/framework/polydev" resource-spec --output "$spec"
-ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
-  --parallel "$(nproc)" --timeout 300 --resource-spec-file "$spec"
-bash ci/consumers.sh "$POLYDEV_BUILD_DIR"
-
-echo "== the same suite under AddressSanitizer and UndefinedBehaviorSanitizer"
-bash ci/sanitize.sh
-
-echo "== the concurrent tests (pool stress, caches) under ThreadSanitizer"
-bash ci/tsan.sh
-
-echo "== the parsers' libFuzzer targets, ${POLYDEV_FUZZ_SECONDS:-12}s each" && bash ci/fuzz.sh
-
-echo "== a build without the OpenCL and CUDA backends: their suites skip with the reason"
-POLYDEV_BUILD_DIR=build-nobackend bash ci/build.sh -DPOLYDEV_WITH_OPENCL=OFF -DPOLYDEV_WITH_CUDA=OFF \
-  >/dev/null
-ctest --test-dir build-nobackend --output-on-failure --no-tests=error --parallel "$(nproc)"
+start=$SECONDS
+for i in "${!names[@]}"; do
+  (($# == 0)) || [[ " $* " == *" ${names[i]} "* ]] || continue
+  echo "=== stage $((i + 1))/${#names[@]} ${names[i]} (${scripts[i]}): ${descriptions[i]}"
+  stage_start=$SECONDS
+  bash "${scripts[i]}"
+  echo "=== ${names[i]} passed in $((SECONDS - stage_start)) s"
+done
+echo "=== ci/test.sh: ${*:-every stage} passed in $((SECONDS - start)) s"

@@ -15,6 +15,9 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOLYDEV_
   -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 cmake --build "$build_dir" --parallel "$(nproc)" --target "${targets[@]}"
+# Enumeration runs on PoCL's devices, as in the other stages.
+# shellcheck source=ci/pocl-env.sh
+POLYDEV_BUILD_DIR="$build_dir" source ci/pocl-env.sh
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
 for target in "${targets[@]}"; do
   binary="$(find "$build_dir" -type f -name "$target" -perm -u+x | head -n 1)"
