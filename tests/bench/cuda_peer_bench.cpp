@@ -1,5 +1,5 @@
-// polydev's CUDA pools against peer allocators, in one Google Benchmark run (issue 6, section 1;
-// method: ../shared/research/pools-perf.md sections 2, 4 and 5). Meant to be run with
+// polydev's CUDA pools against peer allocators, in one Google Benchmark run (the method and the
+// goals are in docs/performance.md). Meant to be run with
 // --benchmark_enable_random_interleaving=true and --benchmark_repetitions=N so that every
 // allocator of a cell is measured in the same minutes, in random order; run/peer-bench.sh does
 // that and prints medians and peer/polydev ratios.

@@ -11,7 +11,8 @@
 //         allocation unit 256 and 4 register partitions for every cc >= 3.0, shared memory
 //         allocated in units of 256 bytes on 7.x and 128 bytes from 8.0 on, carve-out steps for
 //         7.0 and 7.2.
-//  [DEV]  cudaDevAttrReservedSharedMemoryPerBlock: 1024 on an H100 (semantics.md 3.4); the guide
+//  [DEV]  cudaDevAttrReservedSharedMemoryPerBlock: 1024 on an H100 (read with
+//  cudaDeviceGetAttribute); the guide
 //         shows it as per-SM maximum minus per-block maximum (1 KB from 8.0 on, 0 on 7.x).
 // tests/framework/cuda_occupancy_reference_test.cpp checks every row against [OCC] where the
 // toolkit is installed, and tests/cuda/occupancy_agreement_test.cpp the present GPU's row against

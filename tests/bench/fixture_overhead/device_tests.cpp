@@ -1,8 +1,8 @@
-// Fixture overhead, polydev side (issue 6, section 2): 100 trivial device tests, each creating two
+// Fixture overhead, polydev side: 100 trivial device tests, each creating two
 // buffers of 256 floats, running the one-line kernel `out[i] = 2 * in[i]` and reading the result
 // back. test_device_ops.py is the same 100 tests for pytest with PyOpenCL's plugin;
 // tests/bench/run/fixture-overhead.sh times both runs on the same devices
-// (docs/fixture-overhead.md).
+// (docs/performance.md, "Fixture overhead").
 //
 // FixtureOverhead is the suite that is compared: each test uses the fixture's context() and
 // queue(), which are made per test (like PyOpenCL's ctx_factory()), and builds its program through

@@ -1,4 +1,4 @@
-"""Fixture overhead, pytest side (issue 6, section 2).
+"""Fixture overhead, pytest side.
 
 The same 100 trivial device tests as device_tests.cpp: two buffers of 256 floats, the one-line
 kernel ``out[i] = 2 * in[i]``, a blocking read back and a check. Each test gets a new context from

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""docs/performance.md and its plots from one run of the peer benchmark (issue 6, section 4).
+"""The record (README.md) and plots of one run of the peer benchmark, in its results folder.
 
 usage: report.py [peer_bench.json] [python_peers.json] [--markdown FILE] [--plots DIR]
                  [--machine TEXT]
 
-Inputs default to docs/perf/peer-bench-h100.json and docs/perf/python-peers-h100.json (what
-tests/bench/run/peer-bench.sh writes as peer_bench.json and python_peers.json); the Markdown goes to
-docs/performance.md and the plots (latency-by-size.png, threads-scaling.png) to docs/perf/.
+Inputs default to tests/bench/results/h100-peers/peer_bench.json and python_peers.json (what
+tests/bench/run/peer-bench.sh writes); the Markdown goes to README.md and the plots
+(latency-by-size.png, threads-scaling.png) beside the first input. docs/performance.md quotes the
+newest figures per machine from these records.
 Parsing, medians and ratios are those of summarize.py (imported from this folder): times are real
 time per item, 1e9 / items_per_second; a ratio is peer / polydev of the medians over the
 repetitions, and the conservative ratio is the peer's fastest repetition over polydev's slowest.
@@ -237,7 +238,7 @@ def python_section(python, cells, markdown_dir):
 
 
 def goals_section(cells, ours=BASE):
-    """The goals of issue 6, section 1, for one of polydev's pools (`ours`), with the numbers
+    """The goals of docs/performance.md, for one of polydev's pools (`ours`), with the numbers
     and a plain verdict."""
     rows = []
     chosen = [g for g in groups_with(cells, "") if (
@@ -247,7 +248,7 @@ def goals_section(cells, ours=BASE):
     def live_blocks(group):
         return cells[(group, 1)][ours][0].get("peak_live_blocks", 0)
 
-    # The issue's cells: the hot pair, and churn with >= 10 000 live blocks (the random_allocations
+    # The goal's cells: the hot pair, and churn with >= 10 000 live blocks (the random_allocations
     # traces whose peak of live blocks reaches it). The verdict is on these; the other cells
     # (batches, the traces with 10 000 or 100 000 allocations but fewer live blocks) are reported
     # beside it, so that a pool slower there is not hidden.
@@ -280,11 +281,11 @@ def goals_section(cells, ours=BASE):
         churn = [f"{g} ({live_blocks(g):.0f} live)" for g, _ in goal
                  if g.startswith("random_allocations")]
         text, met = describe(goal)
-        text = (f"The issue's cells (hot pairs; churn with ≥ 10 000 live blocks: "
+        text = (f"The goal's cells (hot pairs; churn with ≥ 10 000 live blocks: "
                 f"{', '.join(churn) if churn else 'no trace reached it'}): {text}.")
         if extra:
             extra_text, _ = describe(extra)
-            text += (" Beyond the issue's cells (batches; random_allocations with 10 000 and "
+            text += (" Beyond the goal's cells (batches; random_allocations with 10 000 and "
                      f"100 000 allocations but fewer live blocks): {extra_text}.")
         verdict = "met" if met == len(goal) else \
             f"**not met** in {len(goal) - met} of {len(goal)} cells"
@@ -328,7 +329,7 @@ def goals_section(cells, ours=BASE):
         results = [(g[0], ratios(cell_times(cells, g[0]), peer, ours)) for g in chosen]
         below = [f"{g} {r[0]:.1f}×" for g, r in results if r and r[0] < SPEEDUP_GOAL]
         if below:
-            lines += [f"Not a goal of the issue, shown so that nothing is left out: against {peer} "
+            lines += [f"Not a goal, shown so that nothing is left out: against {peer} "
                       f"the median ratio is below {SPEEDUP_GOAL:.0f}× in {len(below)} of the same "
                       f"cells: {', '.join(below)}.", ""]
     return lines
@@ -460,11 +461,12 @@ def context_table(context, python, machine, bench_link):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bench", nargs="?", default=os.path.join(ROOT, "docs/perf/peer-bench-h100.json"))
+    parser.add_argument("bench", nargs="?", default=os.path.join(ROOT, "tests/bench/results/h100-peers/peer_bench.json"))
     parser.add_argument("python", nargs="?",
-                        default=os.path.join(ROOT, "docs/perf/python-peers-h100.json"))
-    parser.add_argument("--markdown", default=os.path.join(ROOT, "docs/performance.md"))
-    parser.add_argument("--plots", default=os.path.join(ROOT, "docs/perf"),
+                        default=os.path.join(ROOT, "tests/bench/results/h100-peers/python_peers.json"))
+    parser.add_argument("--markdown", default="",
+                        help="the record to write (default: README.md beside the benchmark JSON)")
+    parser.add_argument("--plots", default="",
                         help="folder for latency-by-size.png and threads-scaling.png")
     parser.add_argument("--machine", default="",
                         help="words on the machine and the run, added to what the JSON says")
@@ -472,6 +474,9 @@ def main():
                         help="the page of the same benchmark on another machine, to link to")
     parser.add_argument("--no-plots", action="store_true")
     args = parser.parse_args()
+    run_folder = os.path.dirname(os.path.abspath(args.bench))
+    args.markdown = args.markdown or os.path.join(run_folder, "README.md")
+    args.plots = args.plots or run_folder
 
     context, cells, errors = summarize.load(args.bench)
     repetitions = sorted({len(v) for row in cells.values() for v in row.values()})
@@ -508,7 +513,7 @@ def main():
         + (f" and {python['markdown']}" if python else "")
         + f" with `{command}`; `tests/bench/run/peer-bench.sh` runs the benchmarks and then this "
         "script. "
-        "Edit the script, not this file. Issue 6 has the goals; "
+        "Edit the script, not this file. docs/performance.md has the goals; "
         "`tests/bench/cuda_peer_bench.cpp` describes every workload."
         + (f" The same benchmark on another machine: [{os.path.basename(args.companion)}]("
            f"{link(args.companion)})." if args.companion else ""),
@@ -536,7 +541,7 @@ def main():
         "- Thread scaling: 1–16 threads share one allocator (a stream each); efficiency at n = "
         "median aggregate rate / (n × median 1-thread rate).",
         "",
-        "## Goals of issue 6, section 1",
+        "## Goals",
         "",
     ]
     out += goals_section(cells)
@@ -575,14 +580,14 @@ def main():
         "- OpenCL: polydev's buffer and SVM pools against raw allocation on PoCL and NVIDIA "
         "OpenCL: [pools.md](" + link(os.path.join(ROOT, "docs/pools.md")) + ") (section "
         "\"OpenCL\"); against PyOpenCL's `MemoryPool` and `SVMPool` from Python: "
-        "[opencl-pool-peers.md](" + link(os.path.join(ROOT, "docs/opencl-pool-peers.md")) + ").",
+        "[performance.md](" + link(os.path.join(ROOT, "docs/performance.md")) + ").",
         "- Why reserved memory stays above 1.10× on the long traces, with every bin scheme: "
         "[pools.md](" + link(os.path.join(ROOT, "docs/pools.md")) + ") (section \"Reserved "
         "memory on churn\"), from `polydev_pool_trace_replay`, which replays these traces on the "
         "host.",
-        "- Section 2 (fixture overhead against the PyOpenCL pytest plugin): [fixture-overhead.md]("
-        + link(os.path.join(ROOT, "docs/fixture-overhead.md")) + "); section 3 (serial against "
-        "`ctest -j2` on two H200s): [ctest.md](" + link(os.path.join(ROOT, "docs/ctest.md")) + ").",
+        "- Fixture overhead against the PyOpenCL pytest plugin: [performance.md]("
+        + link(os.path.join(ROOT, "docs/performance.md")) + "); serial against "
+        "`ctest -j2` on two H200s: [ctest.md](" + link(os.path.join(ROOT, "docs/ctest.md")) + ").",
     ] + ([] if args.companion else [
         "- A run on a second machine that confirms these figures: none yet.",
     ]) + [""]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compact tables from polydev_cuda_peer_bench's JSON (and python_peers.py's): medians over the
-repetitions, peer/polydev ratios, thread scaling, reserved memory, and the issue's goals.
+repetitions, peer/polydev ratios, thread scaling, reserved memory, and the goals.
 
 usage: summarize.py peer_bench.json [python_peers.json]
 
@@ -195,7 +195,7 @@ def main():
         except (OSError, ValueError, KeyError) as failure:
             print(f"python peers: {failure}\n")
 
-    print("goals (issue 6): ")
+    print("goals: ")
     for peer in ["rmm_pool", "torch_caching"]:
         cells_10x = [(g, r, w) for g, a, r, w in goals if a == peer and (
             g.startswith("device_pair") or g.startswith("batch_") or

@@ -67,9 +67,9 @@ struct DeviceFacts {
   /// Kernel probe: `CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE` of a trivial kernel built for the
   /// device. Needed by `reasonable_work_group_size_multiple` when `warp_size_nv` is absent.
   std::optional<std::size_t> kernel_work_group_size_multiple;
-  /// Kernel probe: whether a kernel taking one struct of two `long`s reports two arguments (PoCL
-  /// issue 197). Needed by `has_struct_arg_count_bug` only on PoCL 0.14 (or an unparsable PoCL
-  /// version, which PyOpenCL takes as 0.14).
+  /// Kernel probe: whether a kernel taking one struct of two `long`s reports two arguments
+  /// (https://github.com/pocl/pocl/issues/197). Needed by `has_struct_arg_count_bug` only on PoCL
+  /// 0.14 (or an unparsable PoCL version, which PyOpenCL takes as 0.14).
   std::optional<bool> struct_arg_count_probe;
 };
 

@@ -36,7 +36,8 @@ std::size_t kernel_preferred_work_group_size_multiple(const cl::Device& device,
                                                       const cl::Context* context = nullptr);
 
 /// Kernel probe: builds a kernel taking one struct of two `long`s and tells whether the driver
-/// reports two arguments for it (PoCL issue 197). @throws polydev::backend_error
+/// reports two arguments for it (https://github.com/pocl/pocl/issues/197). @throws
+/// polydev::backend_error
 bool struct_arg_count_probe(const cl::Device& device, const cl::Context* context = nullptr);
 
 /// The functions of `characterize.hpp` on a live device (each reads the facts it needs).
