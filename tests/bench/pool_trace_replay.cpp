@@ -30,11 +30,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "address_space_allocator.hpp"
 #include "polydev/error.hpp"
 #include "polydev/pools/arena.hpp"
 #include "polydev/pools/pool.hpp"
 #include "random_allocations_script.hpp"
+#include "support/address_space_allocator.hpp"
 
 namespace {
 

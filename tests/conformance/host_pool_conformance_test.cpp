@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "aligned_host_allocator.hpp"
 #include "polydev/pools/arena.hpp"
 #include "polydev/pools/pool.hpp"
 #include "polydev/testing/pool_conformance.hpp"
+#include "support/aligned_host_allocator.hpp"
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include "polydev/cuda/inventory.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/inventory.hpp"
-#include "synthetic_inventory.hpp"
+#include "support/synthetic_inventory.hpp"
 
 namespace polydev_fuzz {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "run_process.hpp"
+#include "support/run_process.hpp"
 
 namespace polydev::test_support {
 

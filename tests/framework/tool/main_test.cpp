@@ -1,0 +1,264 @@
+// Every command of `polydev`, run as a process: output that cannot reach stdout (a full disk, a
+// closed stdout) is a failure with the reason, and the argument rules that all commands share.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/run_process.hpp"
+
+namespace {
+
+using polydev::test_support::ProcessResult;
+using polydev::test_support::run_process;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+// A passing GoogleTest report, for `report`.
+std::string passing_report() {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string path =
+      ::testing::TempDir() + "polydev_tool_output_" + test->name() + "_pass.xml";
+  std::ofstream(path, std::ios::trunc)
+      << "<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"S\">\n"
+         "<testcase name=\"T\" status=\"run\" result=\"completed\"/>\n</testsuite>\n"
+         "</testsuites>\n";
+  return path;
+}
+
+std::string temp_path(const std::string& name) {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "polydev_tool_output_" + test->name() + "_" + name;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream file(path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The tool with `arguments`, its stdout redirected by the shell (`redirection`, e.g.
+// ">/dev/full"); what it prints on stderr is captured.
+ProcessResult tool_with_stdout(const std::string& redirection, std::vector<std::string> arguments) {
+  std::vector<std::string> argv{"/bin/sh", "-c", "exec \"$0\" \"$@\" " + redirection, POLYDEV_TOOL};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return run_process(argv);
+}
+
+ProcessResult tool(std::vector<std::string> arguments) {
+  arguments.insert(arguments.begin(), POLYDEV_TOOL);
+  return run_process(arguments);
+}
+
+// Each command with arguments that succeed and print something on stdout.
+std::vector<std::vector<std::string>> commands_that_print(const std::string& report) {
+  return {{"devices"},
+          {"devices", "--json"},
+          {"resource-spec"},
+          {"report", report},
+          {"report", "--json", report},
+          {"characterize"},
+          {"occupancy", "--threads", "256", "--cc", "9.0"},
+          {"occupancy", "--threads", "256", "--cc", "9.0", "--json"},
+          {"help"},
+          {"resource-spec", "--help"}};
+}
+
+std::string joined(const std::vector<std::string>& arguments) {
+  std::string text;
+  for (const std::string& argument : arguments) text += (text.empty() ? "" : " ") + argument;
+  return text;
+}
+
+TEST(ToolOutput, AFullDiskIsAFailureWithTheReason) {
+  for (const auto& arguments : commands_that_print(passing_report())) {
+    const ProcessResult result = tool_with_stdout(">/dev/full", arguments);
+    EXPECT_EQ(result.exit_code, 1) << joined(arguments) << "\n" << result.output;
+    EXPECT_THAT(result.output, HasSubstr("cannot write to stdout: No space left on device"))
+        << joined(arguments);
+  }
+}
+
+TEST(ToolOutput, AClosedStdoutIsAFailureWithTheReason) {
+  for (const auto& arguments : commands_that_print(passing_report())) {
+    const ProcessResult result = tool_with_stdout(">&-", arguments);
+    EXPECT_EQ(result.exit_code, 1) << joined(arguments) << "\n" << result.output;
+    EXPECT_THAT(result.output, HasSubstr("cannot write to stdout: Bad file descriptor"))
+        << joined(arguments);
+  }
+}
+
+TEST(ToolOutput, TheErrorNamesTheCommand) {
+  const ProcessResult result = tool_with_stdout(">/dev/full", {"resource-spec"});
+  EXPECT_THAT(result.output, StartsWith("polydev resource-spec: cannot write to stdout: "));
+}
+
+TEST(ToolOutput, ACommandThatPrintsNothingOnStdoutNeedsNone) {
+  const std::string spec = temp_path("spec.json");
+  const ProcessResult result = tool_with_stdout(">&-", {"resource-spec", "--output", spec});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(read(spec), StartsWith("{\"version\": {\"major\": 1, \"minor\": 0}"));
+}
+
+TEST(ToolOutput, AFileOpenedWhileStdoutIsClosedDoesNotReceiveStdout) {
+  // The first file opened gets the lowest free descriptor: 1, when stdout is closed.
+  const std::string page = temp_path("page.html");
+  const ProcessResult result =
+      tool_with_stdout(">&-", {"report", "--html", page, passing_report()});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("cannot write to stdout: Bad file descriptor"));
+  const std::string html = read(page);
+  EXPECT_THAT(html, StartsWith("<!DOCTYPE html>"));
+  EXPECT_THAT(html, Not(HasSubstr("polydev report: 1 results"))) << "the text report went there";
+}
+
+TEST(ToolOutput, AUsageErrorKeepsItsStatus) {
+  const ProcessResult result = tool_with_stdout(">/dev/full", {"devices", "--bogus"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("unknown option '--bogus'"));
+}
+
+// --- the argument rules -------------------------------------------------------------------------
+
+struct BadUsage {
+  std::vector<std::string> arguments;
+  std::string message;
+};
+
+void expect_bad_usage(const BadUsage& bad) {
+  const ProcessResult result = tool(bad.arguments);
+  EXPECT_EQ(result.exit_code, 2) << joined(bad.arguments) << "\n" << result.output;
+  EXPECT_THAT(result.output, HasSubstr(": " + bad.message)) << joined(bad.arguments);
+  EXPECT_THAT(result.output, HasSubstr("usage: polydev " + bad.arguments[0]))
+      << joined(bad.arguments);
+}
+
+TEST(ToolArguments, ARepeatedOptionIsAnErrorNamingIt) {
+  const std::string report = passing_report();
+  for (const BadUsage& bad : std::vector<BadUsage>{
+           {{"resource-spec", "--slots", "2", "--slots", "3"}, "--slots given twice"},
+           {{"resource-spec", "--output=a", "--output", "b"}, "--output given twice"},
+           {{"report", "--html", "a.html", "--html=b.html", report}, "--html given twice"},
+           {{"report", "--json", "--json", report}, "--json given twice"},
+           {{"devices", "--json", "--json"}, "--json given twice"},
+           {{"characterize", "--json", "--json"}, "--json given twice"},
+           {{"occupancy", "--threads", "32", "--threads=64", "--cc", "9.0"},
+            "--threads given twice"},
+           {{"occupancy", "--threads", "32", "--cc", "9.0", "--cc", "8.0"}, "--cc given twice"},
+       }) {
+    expect_bad_usage(bad);
+  }
+}
+
+TEST(ToolArguments, EveryOptionWithAValueTakesTheEqualsForm) {
+  const std::string spec = temp_path("spec.json");
+  const ProcessResult slots = tool({"resource-spec", "--slots=3", "--output=" + spec});
+  EXPECT_EQ(slots.exit_code, 0) << slots.output;
+  // The same spec as the two-word form; on a machine with devices, with their 3 slots.
+  const std::string spaced = temp_path("spec_spaced.json");
+  EXPECT_EQ(tool({"resource-spec", "--slots", "3", "--output", spaced}).exit_code, 0);
+  EXPECT_EQ(read(spec), read(spaced));
+  if (read(spec).find("\"slots\"") != std::string::npos) {
+    EXPECT_THAT(read(spec), HasSubstr("\"slots\": 3"));
+  }
+  const std::string page = temp_path("page.html");
+  const ProcessResult html = tool({"report", "--html=" + page, passing_report()});
+  EXPECT_EQ(html.exit_code, 0) << html.output;
+  EXPECT_THAT(read(page), StartsWith("<!DOCTYPE html>"));
+  const ProcessResult occupancy =
+      tool({"occupancy", "--threads=256", "--regs=32", "--smem=16384", "--cc=9.0"});
+  EXPECT_EQ(occupancy.exit_code, 0) << occupancy.output;
+  EXPECT_THAT(occupancy.output, HasSubstr("tb_per_mp     8"));
+}
+
+TEST(ToolArguments, AFlagTakesNoValue) {
+  for (const BadUsage& bad : std::vector<BadUsage>{
+           {{"devices", "--json=yes"}, "--json takes no value, got '--json=yes'"},
+           {{"report", "--strict=1", "a.xml"}, "--strict takes no value"},
+           {{"characterize", "--json="}, "--json takes no value"},
+       }) {
+    expect_bad_usage(bad);
+  }
+}
+
+TEST(ToolArguments, AnEmptyValueIsAnError) {
+  const std::string report = passing_report();
+  for (const BadUsage& bad : std::vector<BadUsage>{
+           {{"resource-spec", "--output", ""}, "--output needs a file name, got ''"},
+           {{"resource-spec", "--output="}, "--output needs a file name, got ''"},
+           {{"resource-spec", "--slots", ""}, "--slots needs a number from 1 to 9999, got ''"},
+           {{"report", "--html", "", report}, "--html needs a file name, got ''"},
+           {{"occupancy", "--threads", "32", "--cc", ""}, "--cc needs"},
+           {{"occupancy", "--threads", "32", "--device="}, "--device needs a device key"},
+       }) {
+    expect_bad_usage(bad);
+  }
+}
+
+TEST(ToolArguments, AMissingValueIsAnError) {
+  for (const BadUsage& bad : std::vector<BadUsage>{
+           {{"resource-spec", "--output"}, "--output needs a file name"},
+           {{"resource-spec", "--slots"}, "--slots needs a number from 1 to 9999"},
+           {{"report", "--html"}, "--html needs a file name"},
+       }) {
+    expect_bad_usage(bad);
+  }
+}
+
+TEST(ToolArguments, DoubleDashEndsTheOptions) {
+  // A report whose name starts with '-'.
+  const std::string folder = ::testing::TempDir();
+  const std::string name = "-polydev_tool_output_dash.xml";
+  std::ofstream(folder + name, std::ios::trunc)
+      << "<testsuites><testsuite name=\"S\"><testcase name=\"T\"/></testsuite></testsuites>";
+  const ProcessResult result = run_process(
+      {"/bin/sh", "-c", "cd \"$1\" && exec \"$0\" report -- \"$2\"", POLYDEV_TOOL, folder, name});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("polydev report: 1 results from 1 file"));
+  // Without it, the name is an option.
+  expect_bad_usage({{"report", name}, "unknown option '" + name + "'"});
+  // After it, --help is a file name, not a request for the usage.
+  const ProcessResult help = tool({"report", "--", "--help"});
+  EXPECT_EQ(help.exit_code, 2) << help.output;
+  EXPECT_THAT(help.output, HasSubstr("cannot read '--help': no such file"));
+}
+
+TEST(ToolArguments, AnArgumentWhereNoneIsTakenIsAnError) {
+  expect_bad_usage({{"devices", "extra"}, "unexpected argument 'extra'"});
+  expect_bad_usage({{"resource-spec", "--", "--slots"}, "unexpected argument '--slots'"});
+}
+
+TEST(ToolArguments, HelpWinsOverOtherProblems) {
+  const ProcessResult result = tool({"resource-spec", "--bogus", "--help"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, StartsWith("usage: polydev resource-spec"));
+}
+
+TEST(ToolArguments, AFileThatCannotBeWrittenGivesTheReason) {
+  const std::string missing_folder = temp_path("no/such/folder/out");
+  const ProcessResult spec = tool({"resource-spec", "--output", missing_folder});
+  EXPECT_EQ(spec.exit_code, 1) << spec.output;
+  EXPECT_THAT(spec.output, HasSubstr("polydev resource-spec: cannot write '" + missing_folder +
+                                     "': No such file or directory"));
+  const ProcessResult full = tool({"resource-spec", "--output", "/dev/full"});
+  EXPECT_EQ(full.exit_code, 1) << full.output;
+  EXPECT_THAT(full.output, HasSubstr("cannot write '/dev/full': No space left on device"));
+  const ProcessResult html = tool({"report", "--html", "/dev/full", passing_report()});
+  EXPECT_EQ(html.exit_code, 2) << html.output;
+  EXPECT_THAT(html.output,
+              HasSubstr("polydev report: cannot write '/dev/full': No space left on device"));
+}
+
+TEST(ToolArguments, ArgumentsAreQuotedWithoutTheirControlCharacters) {
+  const ProcessResult result = tool({"devices", "--\x1b[31mred"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.output, HasSubstr("unknown option '--\\x1b[31mred'"));
+  EXPECT_THAT(result.output, Not(HasSubstr("\x1b"))) << "no raw ESC on the terminal";
+}
+
+}  // namespace

@@ -1,0 +1,307 @@
+// SVM allocation helpers, map, memfill, memcpy and migrate on pooled and plain SVM, on every
+// selected OpenCL device with coarse-grain SVM (polydev/opencl/svm_operations.hpp).
+#include "polydev/opencl/detail/svm_operations.hpp"
+
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <polydev/gtest.hpp>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "polydev/error.hpp"
+#include "polydev/opencl/inventory.hpp"
+#include "polydev/opencl/mapping.hpp"
+#include "polydev/opencl/svm_operations.hpp"
+#include "polydev/opencl/svm_pool.hpp"
+#include "support/opencl_checks.hpp"
+
+namespace {
+
+using polydev::opencl::MappedRegion;
+using polydev::opencl::PooledSVM;
+using polydev::opencl::SVMAllocator;
+using polydev::opencl::SVMArray;
+using polydev::opencl::SVMPool;
+using polydev::opencl::SVMSpan;
+using polydev::opencl::to_end;
+using polydev::testing::pools_support::build_program;
+using polydev::testing::pools_support::thrown_message;
+
+// Pooled and plain SVM go wherever the operations take SVM, without spelling out a view.
+static_assert(std::is_convertible_v<const PooledSVM&, SVMSpan>);
+static_assert(std::is_convertible_v<const SVMArray<int>&, SVMSpan>);
+
+constexpr const char* kTwiceSource = R"CLC(
+__kernel void twice(__global uint* data) {
+  const size_t i = get_global_id(0);
+  data[i] = 2u * data[i] + 1u;
+}
+)CLC";
+
+class OpenCLSVMOperations : public polydev::testing::OpenCLTest {
+ protected:
+  void SetUp() override {
+    OpenCLTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    if ((descriptor().device.svm_capabilities & polydev::opencl::svm_coarse_grain_buffer) == 0) {
+      GTEST_SKIP() << "device has no coarse-grain SVM buffers (CL_DEVICE_SVM_CAPABILITIES = "
+                   << descriptor().device.svm_capabilities << ", version "
+                   << descriptor().device.version << ")";
+    }
+    pool_.emplace(SVMAllocator(context(), 0, CL_MEM_READ_WRITE, queue()));
+  }
+
+  bool has_fine_grain() const {
+    return (descriptor().device.svm_capabilities & polydev::opencl::svm_fine_grain_buffer) != 0;
+  }
+
+  // `data[i] = 2 * data[i] + 1` over `count` words at `ptr`, on the fixture's queue.
+  void run_twice(void* ptr, std::size_t count) {
+    cl::Program program = build_program(context(), device(), kTwiceSource);
+    ASSERT_NE(program(), nullptr);
+    cl::Kernel kernel(program, "twice");
+    ASSERT_EQ(kernel.setArg(0, ptr), CL_SUCCESS);
+    ASSERT_EQ(queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(count)), CL_SUCCESS);
+  }
+
+  // The `count` words of the span, read through a map on the fixture's queue.
+  std::vector<cl_uint> read(const SVMSpan& span, std::size_t count) {
+    MappedRegion region = polydev::opencl::map_svm(queue(), span, CL_MAP_READ);
+    return std::vector<cl_uint>(region.as<cl_uint>(), region.as<cl_uint>() + count);
+  }
+
+  std::optional<SVMPool> pool_;
+};
+
+TEST_P(OpenCLSVMOperations, CoarseGrainArraysAreMappedForTheHostAndUsedByKernels) {
+  constexpr std::size_t n = 512;
+  SVMArray<cl_uint> array = polydev::opencl::csvm_empty<cl_uint>(context(), n, queue());
+  ASSERT_NE(array.data(), nullptr);
+  EXPECT_EQ(array.size(), n);
+  EXPECT_EQ(array.bytes(), n * sizeof(cl_uint));
+  EXPECT_EQ(array.queue(), queue()());
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(array.data()) % alignof(cl_uint), 0u);
+  {
+    MappedRegion region = polydev::opencl::map_svm(queue(), array, CL_MAP_WRITE_INVALIDATE_REGION);
+    EXPECT_EQ(region.data(), array.data());
+    EXPECT_EQ(region.size(), array.bytes());
+    std::iota(region.as<cl_uint>(), region.as<cl_uint>() + n, 0u);
+  }
+  run_twice(array.data(), n);
+  const std::vector<cl_uint> seen = read(array, n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(seen[i], 2 * i + 1) << "at " << i;
+
+  SVMArray<cl_uint> moved(std::move(array));
+  EXPECT_EQ(array.data(), nullptr);  // NOLINT(bugprone-use-after-move): specified moved-from state
+  EXPECT_EQ(array.size(), 0u);
+  EXPECT_EQ(moved.size(), n);
+  moved.reset();
+  EXPECT_EQ(moved.data(), nullptr);
+  EXPECT_EQ(queue().finish(), CL_SUCCESS);
+
+  const SVMArray<cl_double> empty = polydev::opencl::csvm_empty<cl_double>(context(), 0);
+  EXPECT_EQ(empty.data(), nullptr);
+  const SVMArray<cl_uchar> aligned =
+      polydev::opencl::csvm_empty<cl_uchar>(context(), 10, std::nullopt, 128);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(aligned.data()) % 128, 0u);
+}
+
+TEST_P(OpenCLSVMOperations, FineGrainArraysNeedNoMapOrAreRefusedWithTheReason) {
+  if (!has_fine_grain()) {
+    const std::string message = thrown_message<polydev::error>(
+        [&] { polydev::opencl::fsvm_empty<cl_uint>(context(), 16); });
+    EXPECT_NE(message.find("coarse-grain SVM buffers only"), std::string::npos) << message;
+    GTEST_SKIP() << "device has coarse-grain SVM only: checked that fsvm_empty says so";
+  }
+  constexpr std::size_t n = 300;
+  SVMArray<cl_uint> array = polydev::opencl::fsvm_empty<cl_uint>(context(), n, queue());
+  std::iota(array.data(), array.data() + n, 10u);  // the host writes without a map
+  run_twice(array.data(), n);
+  ASSERT_EQ(queue().finish(), CL_SUCCESS);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(array.data()[i], 2 * (i + 10) + 1) << "at " << i;
+}
+
+TEST_P(OpenCLSVMOperations, ArraysTooLargeForSizeTAreLengthErrors) {
+  EXPECT_THROW(polydev::opencl::csvm_empty<cl_uint>(context(), SIZE_MAX / 2), std::length_error);
+}
+
+TEST_P(OpenCLSVMOperations, MemfillCoversTheRequestOfAPooledBlock) {
+  PooledSVM pooled = pool_->allocate(1000);  // a 1024-byte block
+  SVMSpan whole(pooled.ptr(), 1024);
+  polydev::opencl::enqueue_svm_memfill(queue(), whole, cl_uchar{0xee}).wait();
+  polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_ushort{0x0102}).wait();
+  polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{0xaabbccddu}, 16, 32).wait();
+  MappedRegion region = polydev::opencl::map_svm(queue(), whole, CL_MAP_READ);
+  const auto* bytes = region.as<const unsigned char>();
+  const cl_ushort half = 0x0102;
+  const cl_uint word = 0xaabbccddu;
+  for (std::size_t i = 0; i < 1024; ++i) {
+    const unsigned char expected = i >= 1000 ? 0xee
+                                   : (i >= 16 && i < 48)
+                                       ? reinterpret_cast<const unsigned char*>(&word)[i % 4]
+                                       : reinterpret_cast<const unsigned char*>(&half)[i % 2];
+    ASSERT_EQ(bytes[i], expected) << "at " << i;
+  }
+}
+
+TEST_P(OpenCLSVMOperations, MemfillArgumentsOpenCLWouldRejectAreErrorsThatSayWhy) {
+  PooledSVM pooled = pool_->allocate(1000);
+  const unsigned char three[3] = {1, 2, 3};
+  const std::string odd = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_svm_memfill(queue(), pooled, three, sizeof three); });
+  EXPECT_NE(odd.find("enqueue_svm_memfill: a pattern of 3 bytes"), std::string::npos) << odd;
+  const std::string misaligned = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{1}, 2, 8); });
+  EXPECT_NE(misaligned.find("(offset 2) and size 8 must be multiples of the pattern's 4 bytes"),
+            std::string::npos)
+      << misaligned;
+  const std::string past = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{1}, 992, 16); });
+  EXPECT_NE(past.find("16 bytes from offset 992 reach past the 1000 bytes"), std::string::npos)
+      << past;
+  const std::string null = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_svm_memfill(queue(), SVMSpan(nullptr, 16), cl_uint{1}); });
+  EXPECT_NE(null.find("the destination pointer is null"), std::string::npos) << null;
+  const cl::Event nothing =
+      polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{1}, 1000, to_end);
+  EXPECT_NE(nothing.getInfo<CL_EVENT_COMMAND_TYPE>(),
+            static_cast<cl_command_type>(CL_COMMAND_SVM_MEMFILL))
+      << "a marker (whose command type is not portable), not a fill";
+  EXPECT_EQ(nothing.wait(), CL_SUCCESS);
+}
+
+// A block bound to queue A and used on queue B could be reused while B still works on it.
+TEST_P(OpenCLSVMOperations, APooledBlockIsUsedOnlyOnTheQueueItIsBoundTo) {
+  const cl::CommandQueue other(context(), device());
+  PooledSVM pooled = pool_->allocate(64);
+  ASSERT_EQ(pooled.queue(), queue()());
+  EXPECT_NO_THROW(polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{1}))
+      << "the bound queue is accepted";
+  const std::string on_other = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_svm_memfill(other, pooled, cl_uint{1}); });
+  EXPECT_NE(on_other.find("enqueue_svm_memfill: the pooled SVM block is bound to another queue "
+                          "than the one given; bind it to this queue first"),
+            std::string::npos)
+      << on_other;
+  std::vector<cl_uint> host(16);
+  const std::string copy = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_svm_memcpy(other, SVMSpan(host.data(), 64), pooled); });
+  EXPECT_NE(copy.find("enqueue_svm_memcpy: the pooled SVM block is bound to another queue"),
+            std::string::npos)
+      << copy;
+  const std::string map =
+      thrown_message<polydev::error>([&] { polydev::opencl::map_svm(other, pooled, CL_MAP_READ); });
+  EXPECT_NE(map.find("map_svm: the pooled SVM block is bound to another queue"), std::string::npos)
+      << map;
+
+  pooled.bind_to_queue(other);
+  polydev::opencl::enqueue_svm_memfill(other, pooled, cl_uint{5}).wait();
+  pooled.unbind_from_queue();  // unbound blocks go on any queue
+  EXPECT_EQ(read(pooled, 16), std::vector<cl_uint>(16, 5u));
+}
+
+TEST_P(OpenCLSVMOperations, MemcpyMovesDataBetweenPooledBlocksAndTheHost) {
+  constexpr std::size_t n = 256;
+  std::vector<cl_uint> host(n);
+  std::iota(host.begin(), host.end(), 7u);
+  PooledSVM first = pool_->allocate(n * sizeof(cl_uint));
+  PooledSVM second = pool_->allocate(2 * n * sizeof(cl_uint));
+  polydev::opencl::enqueue_svm_memcpy(queue(), first, SVMSpan(host.data(), n * sizeof(cl_uint)));
+  const SVMSpan upper = SVMSpan(second).subspan(n * sizeof(cl_uint));
+  const cl::Event copied =
+      polydev::opencl::enqueue_svm_memcpy(queue(), upper, first, /*blocking=*/false);
+  std::vector<cl_uint> back(n);
+  polydev::opencl::enqueue_svm_memcpy(queue(), SVMSpan(back.data(), n * sizeof(cl_uint)), upper,
+                                      /*blocking=*/true, {copied});
+  EXPECT_EQ(back, host);
+
+  const std::string small = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_svm_memcpy(queue(), first, second); });
+  EXPECT_NE(small.find("the destination has 1024 bytes, fewer than the 2048 of the source"),
+            std::string::npos)
+      << small;
+  const std::string overlap = thrown_message<polydev::error>([&] {
+    polydev::opencl::enqueue_svm_memcpy(queue(), SVMSpan(second).subspan(4, 64),
+                                        SVMSpan(second).subspan(0, 64));
+  });
+  EXPECT_NE(overlap.find("source and destination overlap"), std::string::npos) << overlap;
+  const std::string null = thrown_message<polydev::error>([&] {
+    polydev::opencl::enqueue_svm_memcpy(queue(), SVMSpan(nullptr, 64), SVMSpan(host.data(), 64));
+  });
+  EXPECT_NE(null.find("the destination pointer is null"), std::string::npos) << null;
+  const std::string subspan =
+      thrown_message<polydev::error>([&] { SVMSpan(first).subspan(512, 1024); });
+  EXPECT_NE(subspan.find("1024 bytes from offset 512 reach past the 1024 bytes of the span"),
+            std::string::npos)
+      << subspan;
+  const std::string start = thrown_message<polydev::error>([&] { SVMSpan(first).subspan(1025); });
+  EXPECT_NE(start.find("offset 1025 is past the 1024 bytes"), std::string::npos) << start;
+  first.release();
+  const std::string released = thrown_message<polydev::error>([&] { SVMSpan bad(first); });
+  EXPECT_NE(released.find("the PooledSVM was released"), std::string::npos) << released;
+}
+
+TEST_P(OpenCLSVMOperations, MigrateMovesBlocksToTheHostAndBackOrSaysWhatIsMissing) {
+  const auto [major, minor] =
+      polydev::opencl::detail::parse_opencl_version(descriptor().device.version);
+  constexpr std::size_t n = 128;
+  PooledSVM pooled = pool_->allocate(n * sizeof(cl_uint));
+  PooledSVM empty = pool_->allocate(0);
+  if (major < 2 || (major == 2 && minor < 1)) {
+    const std::string message = thrown_message<polydev::error>(
+        [&] { polydev::opencl::enqueue_svm_migrate(queue(), {pooled}); });
+    EXPECT_NE(message.find("needs OpenCL 2.1 or later"), std::string::npos) << message;
+    GTEST_SKIP() << "device is OpenCL " << major << "." << minor
+                 << ", SVM migration is 2.1: checked that enqueue_svm_migrate says so";
+  }
+  polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{3});
+  run_twice(pooled.ptr(), n);
+  const cl::Event to_host =
+      polydev::opencl::enqueue_svm_migrate(queue(), {pooled, empty}, CL_MIGRATE_MEM_OBJECT_HOST);
+  EXPECT_EQ(to_host.getInfo<CL_EVENT_COMMAND_TYPE>(),
+            static_cast<cl_command_type>(CL_COMMAND_SVM_MIGRATE_MEM));
+  EXPECT_EQ(read(pooled, n), std::vector<cl_uint>(n, 7u));
+  const cl::Event to_device = polydev::opencl::enqueue_svm_migrate(
+      queue(), {SVMSpan(pooled).subspan(0, 64)}, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED);
+  ASSERT_EQ(to_device.wait(), CL_SUCCESS);
+  const cl::Event nothing = polydev::opencl::enqueue_svm_migrate(queue(), {empty});
+  EXPECT_NE(nothing.getInfo<CL_EVENT_COMMAND_TYPE>(),
+            static_cast<cl_command_type>(CL_COMMAND_SVM_MIGRATE_MEM))
+      << "empty spans are left out (OpenCL would read size 0 as the whole allocation)";
+  EXPECT_EQ(nothing.wait(), CL_SUCCESS);
+}
+
+TEST_P(OpenCLSVMOperations, BadSVMMapsAreErrorsThatSayWhy) {
+  PooledSVM pooled = pool_->allocate(0);
+  const std::string empty = thrown_message<polydev::error>(
+      [&] { polydev::opencl::map_svm(queue(), pooled, CL_MAP_READ); });
+  EXPECT_NE(empty.find("map_svm: a map of 0 bytes"), std::string::npos) << empty;
+  const std::string null = thrown_message<polydev::error>(
+      [&] { polydev::opencl::map_svm(queue(), SVMSpan(nullptr, 8), CL_MAP_READ); });
+  EXPECT_NE(null.find("map_svm: the SVM pointer is null"), std::string::npos) << null;
+}
+
+// The version check behind enqueue_svm_migrate, on version strings of devices this machine may
+// not have.
+TEST(OpenCLVersionRequirement, OlderDevicesAreRefusedWithTheirVersion) {
+  using polydev::opencl::detail::parse_opencl_version;
+  using polydev::opencl::detail::require_opencl_version;
+  EXPECT_EQ(parse_opencl_version("OpenCL 3.0 PoCL HSTR: pthread"), std::make_pair(3, 0));
+  EXPECT_EQ(parse_opencl_version("OpenCL 2.1 "), std::make_pair(2, 1));
+  EXPECT_EQ(parse_opencl_version("garbage"), std::make_pair(0, 0));
+  EXPECT_NO_THROW(require_opencl_version("OpenCL 2.1 X", "dev", 2, 1, "migrate"));
+  EXPECT_NO_THROW(require_opencl_version("OpenCL 3.0 X", "dev", 2, 1, "migrate"));
+  const std::string message = thrown_message<polydev::error>(
+      [] { require_opencl_version("OpenCL 2.0 AMD-APP", "gfx900", 2, 1, "migrate"); });
+  EXPECT_EQ(message,
+            "migrate needs OpenCL 2.1 or later; device 'gfx900' reports 'OpenCL 2.0 AMD-APP'");
+  EXPECT_THROW(require_opencl_version("OpenCL 1.2 CUDA", "GPU", 2, 1, "migrate"), polydev::error);
+}
+
+POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(OpenCLSVMOperations);
+
+}  // namespace
