@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # polydev as a downstream project gets it: installs polydev into a temporary prefix, probes the
 # package's components and version check, then configures, builds and runs through CTest the
-# consumer projects of tests/consumer: on the installed package (find_package), and on polydev's
-# source through add_subdirectory and FetchContent. Each must pass its device test on every
-# selected OpenCL device (and on every CUDA device, where there is one); a skipped instance fails.
+# consumer projects of tests/consumer: on the installed package and on the build tree
+# (find_package), and on polydev's source through add_subdirectory and FetchContent. Each must pass
+# its device test on every selected OpenCL device (and on every CUDA device, where there is one); a
+# skipped instance fails.
 #
-#   ci/consumers.sh [BUILD_DIR]   install from a built polydev build folder (ci/test.sh passes its
-#                                 own); without one, polydev is built first, tests off
+#   ci/consumers.sh [BUILD_DIR]   install from a built polydev build folder (default:
+#                                 POLYDEV_BUILD_DIR, which ci/test.sh sets); without one, polydev
+#                                 is built first, tests off
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build="${1:-${POLYDEV_BUILD_DIR:-}}"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/polydev-consumers.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
+# shellcheck source=ci/pocl-env.sh
 source ci/pocl-env.sh
 export POCL_CACHE_DIR="$work/pocl-cache"
 export POLYDEV_REQUIRE_DEVICES=opencl
@@ -35,16 +39,17 @@ logged() {
   fi
 }
 
-if (($# > 0)); then
-  echo "== install polydev from $1"
-  logged "$work/install.log" cmake --install "$1" --prefix "$prefix"
+if [[ -n "$build" ]]; then
+  [[ -f "$build/polydevConfig.cmake" ]] || fail "$build is no polydev build folder (build it first)"
+  echo "== install polydev from $build"
 else
   echo "== build polydev (tests off) and install it"
-  logged "$work/configure.log" cmake -S . -B "$work/polydev" -G Ninja \
+  build="$work/polydev"
+  logged "$work/configure.log" cmake -S . -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOLYDEV_WERROR=ON -DPOLYDEV_BUILD_TESTS=OFF
-  logged "$work/build.log" cmake --build "$work/polydev" --parallel "$(nproc)"
-  logged "$work/install.log" cmake --install "$work/polydev" --prefix "$prefix"
+  logged "$work/build.log" cmake --build "$build" --parallel "$(nproc)"
 fi
+logged "$work/install.log" cmake --install "$build" --prefix "$prefix"
 
 # The devices the tests must run on, by key, from the installed tool.
 "$prefix/bin/polydev" devices --json >"$work/devices.json"
@@ -158,8 +163,11 @@ consumer() {
 
 consumer find_package tests/consumer/find_package "-DCMAKE_PREFIX_PATH=$prefix"
 allocates_devices "$work/find_package"
+# The same project on the build folder's own package (export()), nothing installed.
+consumer build_tree tests/consumer/find_package "-Dpolydev_DIR=$(realpath "$build")"
 consumer add_subdirectory tests/consumer/add_subdirectory -DPOLYDEV_CONSUMER_VIA=add_subdirectory
 consumer FetchContent tests/consumer/add_subdirectory -DPOLYDEV_CONSUMER_VIA=FetchContent \
   -DPOLYDEV_BUILD_TOOLS=ON
 allocates_devices "$work/FetchContent"
-echo "ci/consumers.sh: the installed package, add_subdirectory and FetchContent consumers passed"
+echo "ci/consumers.sh: the installed package, build tree, add_subdirectory and FetchContent" \
+  "consumers passed"

@@ -10,7 +10,12 @@
 #
 # Also makes the CMake helpers of fixtures/cmake (Polydev*.cmake) and the backend variables
 # (polydev_HAS_OPENCL, polydev_HAS_CUDA) available to add_subdirectory / FetchContent users, under
-# the same names as through find_package.
+# the same names as through find_package. The including project's CMAKE_MODULE_PATH is left as it
+# was: the helpers are included here, by path.
+#
+# The build tree is a package too (as fmt's is): export() writes the targets files next to
+# polydevConfig.cmake in the build folder, so `-Dpolydev_DIR=<build folder>` finds polydev without
+# installing it.
 
 include(CMakePackageConfigHelpers)
 
@@ -22,17 +27,14 @@ set(polydev_HAS_CUDA
     CACHE INTERNAL "polydev was built with its CUDA backend")
 
 # Functions are global in CMake: including the helpers here defines them for the project that
-# added polydev as a subdirectory as well; the module path lets it also `include()` them by name,
-# as a project on the installed package can.
+# added polydev as a subdirectory as well. That project still includes a helper itself, by path
+# (${polydev_SOURCE_DIR}/fixtures/cmake/PolydevDeviceTests.cmake), where it calls it: the helper
+# loads CMake's GoogleTest module, whose gtest_discover_tests reads a variable of the including
+# scope.
 file(GLOB _polydev_helper_modules "${PROJECT_SOURCE_DIR}/fixtures/cmake/Polydev*.cmake")
 foreach(_polydev_module IN LISTS _polydev_helper_modules)
   include("${_polydev_module}")
 endforeach()
-if(NOT POLYDEV_TOP_LEVEL)
-  set(CMAKE_MODULE_PATH
-      ${POLYDEV_PARENT_MODULE_PATH} "${PROJECT_SOURCE_DIR}/fixtures/cmake"
-      PARENT_SCOPE)
-endif()
 
 if(TARGET polydev_tool)
   set_target_properties(polydev_tool PROPERTIES EXPORT_NAME tool)
@@ -72,6 +74,10 @@ function(_polydev_install_component name)
     NAMESPACE polydev::
     DESTINATION "${POLYDEV_INSTALL_CMAKEDIR}"
     COMPONENT polydev_development)
+  export(
+    EXPORT polydev-${name}-targets
+    NAMESPACE polydev::
+    FILE "${PROJECT_BINARY_DIR}/polydev-${name}-targets.cmake")
 endfunction()
 
 _polydev_install_component(framework TARGETS polydev_framework)
@@ -93,3 +99,8 @@ install(
         "${PROJECT_BINARY_DIR}/polydevConfigVersion.cmake" ${_polydev_helper_modules}
   DESTINATION "${POLYDEV_INSTALL_CMAKEDIR}"
   COMPONENT polydev_development)
+# The build tree's package: polydevConfig.cmake includes the helpers found next to it.
+foreach(_polydev_module IN LISTS _polydev_helper_modules)
+  get_filename_component(_polydev_module_name "${_polydev_module}" NAME)
+  configure_file("${_polydev_module}" "${PROJECT_BINARY_DIR}/${_polydev_module_name}" COPYONLY)
+endforeach()
