@@ -3,7 +3,7 @@
 
 #include "commands.hpp"
 #include "io/printable.hpp"
-#include "polydev/overview.hpp"
+#include "polydev/selection.hpp"
 
 namespace polydev::tool {
 
@@ -23,13 +23,12 @@ const CommandSyntax kSyntax{kDevicesUsage, {{"--json"}, {"--explain"}}};
 }  // namespace
 
 bool report_selection_problems() {
-  const Overview& overview = system_overview();
-  const auto print_warnings = [](const std::vector<std::string>& warnings) {
-    for (const std::string& warning : warnings)
-      std::cerr << "polydev: warning: " << detail::printable_text(warning) << '\n';
-  };
-  if (overview.opencl_selection) print_warnings(overview.opencl_selection->warnings);
-  if (overview.cuda_selection) print_warnings(overview.cuda_selection->warnings);
+  // The selectors' verdict, not CTest's allocation or a device shard: the tool runs outside them.
+  const DeviceSelection& selection = process_selection();
+  const Overview& overview = selection.overview;
+  for (const std::string& warning : selection.warnings) {
+    std::cerr << "polydev: warning: " << detail::printable_text(warning) << '\n';
+  }
   if (!overview.opencl_error.empty()) {
     std::cerr << "polydev: " << detail::printable_text(overview.opencl_error) << '\n';
   }
@@ -53,7 +52,7 @@ int devices_command(const Arguments& arguments) {
                        kDevicesUsage);
   }
   const bool selection_ok = report_selection_problems();
-  const Overview& overview = system_overview();
+  const Overview& overview = process_selection().overview;
   if (explain) {
     // The explanation is what a person needs when a selector is wrong: print it anyway.
     std::cout << detail::printable_text(format_explanation(overview));

@@ -5,7 +5,7 @@
 #include "commands.hpp"
 #include "io/printable.hpp"
 #include "polydev/ctest_resources.hpp"
-#include "polydev/overview.hpp"
+#include "polydev/selection.hpp"
 
 namespace polydev::tool {
 
@@ -38,19 +38,7 @@ int resource_spec_command(const Arguments& arguments) {
     slots = static_cast<unsigned>(std::stoul(*text));
   }
   if (!report_selection_problems()) return 2;
-  const Overview& overview = system_overview();
-  std::vector<std::string> keys;
-  if (overview.opencl_selection) {
-    for (const auto& position : overview.opencl_selection->devices) {
-      keys.push_back(opencl::describe(overview.opencl, position).device.key);
-    }
-  }
-  if (overview.cuda_selection) {
-    for (int ordinal : overview.cuda_selection->ordinals) {
-      keys.push_back(overview.cuda.devices.at(static_cast<std::size_t>(ordinal)).key);
-    }
-  }
-  const std::string spec = ctest_resource_spec(keys, slots);
+  const std::string spec = ctest_resource_spec(process_selection().selected_keys, slots);
   const std::optional<std::string> output = parsed.value("--output");
   if (!output) {
     std::cout << spec;

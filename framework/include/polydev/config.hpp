@@ -175,16 +175,16 @@ std::vector<std::pair<std::string, std::string>> profile_environment(const Profi
 /// The configuration of this process.
 struct ProcessConfig {
   std::optional<Config> config;  ///< nothing without a file, or when it cannot be used
-  std::string profile;           ///< the name of the applied profile; empty for none
-  std::string error;             ///< why the configuration cannot be used; empty when it can
+  std::string profile;           ///< the name of the selected profile; empty for none
+  /// The profile's defaults for the selector variables (`profile_environment`). They are never
+  /// written to the environment: `process_selection_inputs()` (selection.hpp) applies them where
+  /// a variable is unset.
+  std::vector<std::pair<std::string, std::string>> profile_variables;
+  std::string error;  ///< why the configuration cannot be used; empty when it can
 };
 
 /// `configure()` with `POLYDEV_CONFIG`, `POLYDEV_PROFILE` and the working directory, once per
-/// process (thread-safe). The first call also applies the profile: each of its variables that is
-/// not set in the environment is set to the profile's value (a variable that is set, even empty,
-/// wins). Never throws: an error is kept in `error`. `system_overview()` calls it before it reads
-/// the selector variables, so that test binaries and the `polydev` tool see the profile; a program
-/// that reads them otherwise (e.g. `opencl::create_some_context()`) calls it first.
+/// process (thread-safe). Never throws: an error is kept in `error`.
 const ProcessConfig& process_config();
 
 /// What expectations are matched against, for one device.

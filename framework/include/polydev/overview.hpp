@@ -53,7 +53,7 @@ Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyop
                        cuda::Inventory cuda, cuda::DeviceSources cuda_sources,
                        std::optional<std::string> polydev_devices = std::nullopt);
 
-/// The overview of this process: the live inventories and the real environment.
+/// The overview of this process: `process_selection().overview` (selection.hpp).
 const Overview& system_overview();
 
 /// Where one device stands in an overview: whether the inventory has it, whether the selection

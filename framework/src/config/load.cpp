@@ -1,6 +1,4 @@
-// Finding polydev.yaml, selecting the profile, and applying it to this process once.
-#include <stdlib.h>
-
+// Finding polydev.yaml and selecting the profile, once per process.
 #include "io/regular_file.hpp"
 #include "polydev/config.hpp"
 #include "polydev/environment.hpp"
@@ -98,10 +96,7 @@ const ProcessConfig& process_config() {
                                               environment_variable("POLYDEV_PROFILE"), start);
       if (configuration.profile) {
         result.profile = configuration.profile->name;
-        // Once, before anything reads the selector variables; a variable that is set wins.
-        for (const auto& [name, value] : profile_environment(*configuration.profile)) {
-          ::setenv(name.c_str(), value.c_str(), 0);
-        }
+        result.profile_variables = profile_environment(*configuration.profile);
       }
       result.config = std::move(configuration.config);
     } catch (const error& failure) {

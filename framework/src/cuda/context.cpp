@@ -2,6 +2,7 @@
 #include "polydev/cuda/context.hpp"
 
 #include "polydev/error.hpp"
+#include "polydev/selection.hpp"
 
 namespace polydev::cuda {
 
@@ -30,12 +31,14 @@ ContextChoice make_default_context(const DeviceSources& sources, const Inventory
               std::to_string(inventory.devices.size()) + " CUDA devices" + failures);
 }
 
+// The device sources as the selection reads them: a polydev.yaml profile's CUDA_DEVICE included.
 ContextChoice make_default_context() {
-  return make_default_context(read_device_sources(), system_inventory());
+  return make_default_context(process_selection_inputs().cuda_sources, system_inventory());
 }
 
 int get_default_device(int fallback) {
-  return default_ordinal(read_device_sources(), system_inventory()).value_or(fallback);
+  return default_ordinal(process_selection_inputs().cuda_sources, system_inventory())
+      .value_or(fallback);
 }
 
 }  // namespace polydev::cuda

@@ -14,6 +14,7 @@
 #include "polydev/error.hpp"
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/selection.hpp"
+#include "polydev/selection.hpp"
 
 namespace polydev::opencl {
 
@@ -288,7 +289,10 @@ cl::Context create_context(const cl::Device& device) {
 
 cl::Context create_some_context() {
   const System& system = System::get();
-  const Selection selection = choose_devices_from_environment(system.inventory());
+  // PYOPENCL_CTX and PYOPENCL_TEST as the selection reads them: a polydev.yaml profile included.
+  const SelectionInputs& inputs = process_selection_inputs();
+  const Selection selection =
+      choose_devices(inputs.pyopencl_ctx, inputs.pyopencl_test, system.inventory());
   for (const std::string& warning : selection.warnings) std::cerr << "polydev: " << warning << '\n';
   std::vector<cl::Device> devices;
   for (const DevicePosition& position : selection.devices)

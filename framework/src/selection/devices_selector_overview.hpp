@@ -1,7 +1,7 @@
 #pragma once
 
 // POLYDEV_DEVICES inside the overview: applying it on top of the backend selections, and the words
-// the device table uses for what it left out.
+// the device table and --explain use for what it decided.
 
 #include <optional>
 #include <string>
@@ -15,6 +15,12 @@ namespace polydev::detail {
 /// A malformed text, or one that takes no device, becomes the error of each backend that has no
 /// error of its own.
 void apply_devices_selector(Overview& overview, std::optional<std::string> text);
+
+/// The index in `devices.candidates` of the device of `backend` with `key`; nothing when the
+/// backend selector did not choose it.
+std::optional<std::size_t> devices_selector_candidate(const DevicesSelectorOutcome& devices,
+                                                      const std::string& backend,
+                                                      const std::string& key);
 
 /// Why `POLYDEV_DEVICES` keeps the device of `backend` ("opencl", "cuda") with `key` from running,
 /// for the device table; nothing when it is not the reason.

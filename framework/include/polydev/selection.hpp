@@ -1,0 +1,128 @@
+#pragma once
+
+/// @file
+/// Which devices a process runs on, and why every other device does not: one pure function of the
+/// inputs (read once into a value) and the two inventories.
+///
+/// The inputs are the backend selectors (`PYOPENCL_TEST`, `PYOPENCL_CTX`, `CUDA_DEVICE` and the
+/// `~/.cuda_device` files), `POLYDEV_DEVICES`, `POLYDEV_REQUIRE_DEVICES`, the profile of
+/// `polydev.yaml` (whose variables fill in those the environment leaves unset), CTest's resource
+/// allocation and `POLYDEV_SHARD_BY=device` with GoogleTest's shard variables. Nothing here writes
+/// the process environment: a profile reaches its readers through `SelectionInputs`.
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "polydev/ctest_resources.hpp"
+#include "polydev/cuda/inventory.hpp"
+#include "polydev/cuda/selection.hpp"
+#include "polydev/opencl/inventory.hpp"
+#include "polydev/overview.hpp"
+
+namespace polydev {
+
+/// One shard of a device-sharded run (`POLYDEV_SHARD_BY=device`, see polydev/testing/sharding.hpp).
+struct DeviceShard {
+  int index = 0;  ///< GTEST_SHARD_INDEX, from 0
+  int total = 1;  ///< GTEST_TOTAL_SHARDS
+
+  /// Whether the device at `position` (0-based over OpenCL then CUDA selections) is this shard's.
+  bool takes(std::size_t position) const {
+    return position % static_cast<std::size_t>(total) == static_cast<std::size_t>(index);
+  }
+};
+
+/// Reads `POLYDEV_SHARD_BY`, `GTEST_TOTAL_SHARDS` and `GTEST_SHARD_INDEX` through `lookup`:
+/// the shard when sharding by device, nothing otherwise (unset, `test`, or no shard variables).
+/// @throws polydev::selection_error for another `POLYDEV_SHARD_BY` value, shard variables that are
+/// not numbers, a total below 1, an index outside [0, total), or only one of the two set.
+std::optional<DeviceShard> parse_device_sharding(
+    const std::function<std::optional<std::string>(const char* name)>& lookup);
+
+/// Everything that decides the selection, read once.
+struct SelectionInputs {
+  std::optional<std::string> pyopencl_test;    ///< `PYOPENCL_TEST`
+  std::optional<std::string> pyopencl_ctx;     ///< `PYOPENCL_CTX` (default contexts only)
+  cuda::DeviceSources cuda_sources;            ///< `CUDA_DEVICE` and the device files
+  std::optional<std::string> polydev_devices;  ///< `POLYDEV_DEVICES`
+  std::optional<std::string> require_devices;  ///< `POLYDEV_REQUIRE_DEVICES`
+  std::string config_error;  ///< a `polydev.yaml` that cannot be used: both selections fail
+
+  /// The device keys CTest allocated to this process; nothing outside CTest's allocation.
+  std::optional<std::vector<std::string>> ctest_allocated_keys;
+  std::optional<DeviceShard> shard;  ///< when `POLYDEV_SHARD_BY=device` splits the run
+  /// `POLYDEV_SHARD_BY=device`, even when its shard variables are malformed.
+  bool shard_by_device = false;
+  /// Malformed CTest allocation or shard variables: every instance fails with it.
+  std::string process_error;
+};
+
+/// The inputs from `environment`, where each variable of `profile` (see `profile_environment`)
+/// stands in for one the environment leaves unset; `cuda_sources` gives the device files (its
+/// `cuda_device` is replaced by the `CUDA_DEVICE` so found). Pure but for `environment`.
+SelectionInputs read_selection_inputs(
+    const EnvironmentLookup& environment,
+    const std::vector<std::pair<std::string, std::string>>& profile,
+    cuda::DeviceSources cuda_sources, std::string config_error = {});
+
+/// The inputs of this process: its environment, `process_config()`'s profile and the device files
+/// under `$HOME`, read on the first call (thread-safe).
+const SelectionInputs& process_selection_inputs();
+
+/// Which input keeps a device from running in this process.
+enum class LeftOutBy {
+  selector,          ///< a backend selector, `POLYDEV_DEVICES`, or an invalid selection
+  ctest_allocation,  ///< CTest allocated other devices to this process
+  shard,             ///< `POLYDEV_SHARD_BY=device` gives the device to another shard
+};
+
+/// A device of an inventory that does not run in this process.
+struct LeftOutDevice {
+  std::string backend;  ///< "opencl" or "cuda"
+  std::string key;
+  LeftOutBy by = LeftOutBy::selector;
+  /// In the device table's words: "not named by PYOPENCL_TEST='0:1'", "POLYDEV_DEVICES clause 1
+  /// ...", "the selector is invalid", "CTest allocated other devices to this test (a, b)",
+  /// "POLYDEV_SHARD_BY=device gives it to shard 1 of 2, and this is shard 0 (GTEST_SHARD_INDEX)".
+  std::string reason;
+};
+
+/// The selection of one process.
+struct DeviceSelection {
+  /// The inventories and what the selectors (backend selectors, `POLYDEV_DEVICES`, a broken
+  /// configuration) choose, before CTest's allocation and device shards: what `polydev devices`
+  /// shows and `polydev resource-spec` describes.
+  Overview overview;
+  /// The keys of the devices `overview` selects, OpenCL then CUDA, each backend in run order (the
+  /// order in which device shards deal them).
+  std::vector<std::string> selected_keys;
+
+  std::vector<opencl::DevicePosition> opencl_devices;  ///< run in this process, in order
+  std::vector<int> cuda_ordinals;                      ///< run in this process, in order
+  std::string opencl_error;  ///< the OpenCL selection is invalid (or the process inputs are)
+  std::string cuda_error;
+  /// Why no OpenCL device runs in this process, when none does and there is no error.
+  std::string opencl_no_device_reason;
+  std::string cuda_no_device_reason;
+  std::vector<std::string> warnings;  ///< of the backend selections, OpenCL then CUDA
+
+  /// Every device of both inventories that does not run here, in inventory order.
+  std::vector<LeftOutDevice> left_out;
+
+  /// The entry of `left_out` with `key`, or null (the device runs, or no device has that key).
+  const LeftOutDevice* find_left_out(const std::string& key) const;
+};
+
+/// The selection for `inputs` on these inventories (pure).
+DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory opencl,
+                               cuda::Inventory cuda);
+
+/// `select_devices` with `process_selection_inputs()` and the live inventories, computed once per
+/// process (thread-safe). The fixtures, the test main and the `polydev` tool use it.
+const DeviceSelection& process_selection();
+
+}  // namespace polydev

@@ -1,0 +1,157 @@
+// The selection of a process: the overview (backend selectors, POLYDEV_DEVICES, a configuration
+// that cannot be used), then CTest's allocation and the device shard, with the reason for every
+// device that does not run.
+#include "polydev/selection.hpp"
+
+#include <algorithm>
+
+namespace polydev {
+
+namespace {
+
+// polydev.yaml (config.hpp): a configuration that cannot be used (a schema error, an unknown
+// POLYDEV_PROFILE) invalidates both selections, so that every suite fails with its error and
+// `polydev devices` exits with status 2.
+Overview with_config_error(Overview overview, const std::string& config_error) {
+  if (config_error.empty()) return overview;
+  overview.opencl_selection.reset();
+  overview.opencl_error = config_error;
+  overview.cuda_selection.reset();
+  overview.cuda_error = config_error;
+  return overview;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text.empty() ? "none" : text;
+}
+
+// The filters that split the selected devices among processes: CTest's allocation, then the
+// device shard, over positions counted OpenCL then CUDA.
+struct ProcessFilter {
+  const SelectionInputs& inputs;
+
+  // Why the selected device with `key` at `position` runs in another process; nothing when it
+  // runs in this one.
+  std::optional<LeftOutDevice> left_out(const char* backend, const std::string& key,
+                                        std::size_t position) const {
+    const auto& allocated = inputs.ctest_allocated_keys;
+    if (allocated && std::find(allocated->begin(), allocated->end(), key) == allocated->end()) {
+      return LeftOutDevice{backend, key, LeftOutBy::ctest_allocation,
+                           "CTest allocated other devices to this test (" + join(*allocated) + ")"};
+    }
+    const auto& shard = inputs.shard;
+    if (shard && !shard->takes(position)) {
+      return LeftOutDevice{backend, key, LeftOutBy::shard,
+                           "POLYDEV_SHARD_BY=device gives it to shard " +
+                               std::to_string(position % static_cast<std::size_t>(shard->total)) +
+                               " of " + std::to_string(shard->total) + ", and this is shard " +
+                               std::to_string(shard->index) + " (GTEST_SHARD_INDEX)"};
+    }
+    return std::nullopt;
+  }
+
+  // Why a backend whose selected devices all run elsewhere has none here.
+  std::string why_none(const char* backend) const {
+    std::string reason = std::string("no selected ") + backend + " device runs in this process:";
+    if (inputs.ctest_allocated_keys) reason += " CTest allocated other devices to this test;";
+    if (inputs.shard) {
+      reason += " POLYDEV_SHARD_BY=device gives shard " + std::to_string(inputs.shard->index) +
+                " of " + std::to_string(inputs.shard->total) + " other devices;";
+    }
+    reason.back() = '.';
+    return reason;
+  }
+};
+
+}  // namespace
+
+const LeftOutDevice* DeviceSelection::find_left_out(const std::string& key) const {
+  const auto found = std::find_if(left_out.begin(), left_out.end(),
+                                  [&](const LeftOutDevice& device) { return device.key == key; });
+  return found == left_out.end() ? nullptr : &*found;
+}
+
+DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory opencl,
+                               cuda::Inventory cuda) {
+  DeviceSelection result;
+  result.overview =
+      with_config_error(make_overview(std::move(opencl), inputs.pyopencl_test, std::move(cuda),
+                                      inputs.cuda_sources, inputs.polydev_devices),
+                        inputs.config_error);
+  const Overview& overview = result.overview;
+  const ProcessFilter filter{inputs};
+  std::size_t position = 0;  // over OpenCL then CUDA, so that device shards deal both backends
+
+  const std::vector<opencl::DevicePosition> no_positions;
+  const auto& opencl_selected =
+      overview.opencl_selection ? overview.opencl_selection->devices : no_positions;
+  if (overview.opencl_selection) {
+    result.warnings = overview.opencl_selection->warnings;
+  }
+  for (const opencl::PlatformInfo& platform : overview.opencl.platforms) {
+    for (const opencl::DeviceInfo& device : platform.devices) {
+      const opencl::DevicePosition at{platform.index, device.index};
+      if (std::find(opencl_selected.begin(), opencl_selected.end(), at) == opencl_selected.end()) {
+        result.left_out.push_back({"opencl", device.key, LeftOutBy::selector,
+                                   device_standing(overview, device.key).left_out});
+      }
+    }
+  }
+  for (const opencl::DevicePosition& at : opencl_selected) {
+    const std::string& key = opencl::describe(overview.opencl, at).device.key;
+    result.selected_keys.push_back(key);
+    if (auto elsewhere = filter.left_out("opencl", key, position++)) {
+      result.left_out.push_back(std::move(*elsewhere));
+    } else {
+      result.opencl_devices.push_back(at);
+    }
+  }
+  result.opencl_error =
+      overview.opencl_error.empty() ? inputs.process_error : overview.opencl_error;
+  if (result.opencl_devices.empty()) {
+    result.opencl_no_device_reason =
+        !opencl_selected.empty() ? filter.why_none("OpenCL") : overview.opencl_none_reason;
+  }
+
+  const std::vector<int> no_ordinals;
+  const auto& cuda_selected =
+      overview.cuda_selection ? overview.cuda_selection->ordinals : no_ordinals;
+  if (overview.cuda_selection) {
+    result.warnings.insert(result.warnings.end(), overview.cuda_selection->warnings.begin(),
+                           overview.cuda_selection->warnings.end());
+  }
+  for (const cuda::DeviceInfo& device : overview.cuda.devices) {
+    if (std::find(cuda_selected.begin(), cuda_selected.end(), device.ordinal) ==
+        cuda_selected.end()) {
+      result.left_out.push_back({"cuda", device.key, LeftOutBy::selector,
+                                 device_standing(overview, device.key).left_out});
+    }
+  }
+  for (int ordinal : cuda_selected) {
+    const std::string& key = overview.cuda.devices.at(static_cast<std::size_t>(ordinal)).key;
+    result.selected_keys.push_back(key);
+    if (auto elsewhere = filter.left_out("cuda", key, position++)) {
+      result.left_out.push_back(std::move(*elsewhere));
+    } else {
+      result.cuda_ordinals.push_back(ordinal);
+    }
+  }
+  result.cuda_error = overview.cuda_error.empty() ? inputs.process_error : overview.cuda_error;
+  if (result.cuda_ordinals.empty()) {
+    result.cuda_no_device_reason =
+        !cuda_selected.empty() ? filter.why_none("CUDA") : overview.cuda_none_reason;
+  }
+  return result;
+}
+
+const DeviceSelection& process_selection() {
+  static const DeviceSelection selection = [] {
+    const SelectionInputs& inputs = process_selection_inputs();
+    return select_devices(inputs, opencl::system_inventory(), cuda::system_inventory());
+  }();
+  return selection;
+}
+
+}  // namespace polydev

@@ -1,0 +1,264 @@
+// The selection of a process as one pure function of its inputs and two synthetic inventories:
+// each filter (backend selectors, POLYDEV_DEVICES, CTest's allocation, device shards, a broken
+// configuration) alone and combined, with the reason for every device left out; and the reading
+// of the inputs, where a profile fills in what the environment leaves unset.
+#include "polydev/selection.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/synthetic_inventory.hpp"
+
+namespace {
+
+using polydev::DeviceSelection;
+using polydev::LeftOutBy;
+using polydev::SelectionInputs;
+using testing::ElementsAre;
+using testing::IsEmpty;
+
+// The synthetic machine: OpenCL key_0_0, key_0_1, key_1_0, key_1_1, key_2_0; two CUDA H200s.
+DeviceSelection select(const SelectionInputs& inputs) {
+  return polydev::select_devices(
+      inputs, polydev_test::with_simple_keys(polydev_test::synthetic_opencl_inventory()),
+      polydev_test::synthetic_cuda_inventory());
+}
+
+std::string cuda_key(int ordinal) {
+  return polydev_test::synthetic_cuda_inventory().devices.at(static_cast<std::size_t>(ordinal)).key;
+}
+
+std::vector<std::string> running_opencl(const DeviceSelection& selection) {
+  std::vector<std::string> keys;
+  for (const auto& position : selection.opencl_devices) {
+    keys.push_back("key_" + std::to_string(position.platform) + "_" +
+                   std::to_string(position.device));
+  }
+  return keys;
+}
+
+// Which input left a device out, and why; "runs" when it runs here.
+std::string fate(const DeviceSelection& selection, const std::string& key) {
+  const polydev::LeftOutDevice* left_out = selection.find_left_out(key);
+  if (!left_out) return "runs";
+  const char* by = left_out->by == LeftOutBy::selector           ? "selector"
+                   : left_out->by == LeftOutBy::ctest_allocation ? "ctest"
+                                                                 : "shard";
+  return std::string(by) + ": " + left_out->reason;
+}
+
+TEST(ProcessSelection, NoInputRunsEveryDeviceOpenCLThenCuda) {
+  const DeviceSelection selection = select({});
+  EXPECT_THAT(running_opencl(selection),
+              ElementsAre("key_0_0", "key_0_1", "key_1_0", "key_1_1", "key_2_0"));
+  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(0, 1));
+  EXPECT_THAT(selection.selected_keys, ElementsAre("key_0_0", "key_0_1", "key_1_0", "key_1_1",
+                                                   "key_2_0", cuda_key(0), cuda_key(1)));
+  EXPECT_THAT(selection.left_out, IsEmpty());
+  EXPECT_EQ(selection.opencl_error, "");
+  EXPECT_EQ(selection.cuda_error, "");
+  EXPECT_EQ(selection.opencl_no_device_reason, "");
+}
+
+TEST(ProcessSelection, BackendSelectorsLeaveDevicesOutWithTheirNames) {
+  SelectionInputs inputs;
+  inputs.pyopencl_test = "1:1,0";
+  inputs.cuda_sources.cuda_device = "1";
+  const DeviceSelection selection = select(inputs);
+  EXPECT_THAT(running_opencl(selection), ElementsAre("key_1_1", "key_1_0"));
+  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(1));
+  EXPECT_EQ(fate(selection, "key_0_0"), "selector: not named by PYOPENCL_TEST='1:1,0'");
+  EXPECT_EQ(fate(selection, "key_2_0"), "selector: not named by PYOPENCL_TEST='1:1,0'");
+  EXPECT_EQ(fate(selection, cuda_key(0)), "selector: not named by CUDA_DEVICE='1'");
+  EXPECT_EQ(fate(selection, "key_1_1"), "runs");
+  EXPECT_EQ(selection.left_out.size(), 4u);
+}
+
+TEST(ProcessSelection, AnInvalidSelectorIsTheBackendsErrorAndLeavesEveryDeviceOut) {
+  SelectionInputs inputs;
+  inputs.pyopencl_test = "9:0";
+  const DeviceSelection selection = select(inputs);
+  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+  EXPECT_NE(selection.opencl_error, "");
+  EXPECT_EQ(selection.cuda_error, "");
+  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(0, 1));
+  EXPECT_EQ(fate(selection, "key_0_0"), "selector: the selector is invalid");
+}
+
+TEST(ProcessSelection, PolydevDevicesNarrowsTheBackendSelection) {
+  SelectionInputs inputs;
+  inputs.polydev_devices = "backend=cuda";
+  const DeviceSelection selection = select(inputs);
+  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(0, 1));
+  EXPECT_EQ(selection.opencl_error, "");
+  EXPECT_EQ(selection.opencl_no_device_reason, selection.overview.opencl_none_reason);
+  EXPECT_NE(selection.opencl_no_device_reason, "");
+  EXPECT_EQ(fate(selection, "key_0_0").rfind("selector: POLYDEV_DEVICES ", 0), 0u)
+      << fate(selection, "key_0_0");
+  EXPECT_TRUE(selection.selected_keys.size() == 2u);
+}
+
+TEST(ProcessSelection, ABrokenConfigurationFailsBothBackends) {
+  SelectionInputs inputs;
+  inputs.config_error = "polydev.yaml:1:1: broken";
+  const DeviceSelection selection = select(inputs);
+  EXPECT_EQ(selection.opencl_error, inputs.config_error);
+  EXPECT_EQ(selection.cuda_error, inputs.config_error);
+  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+  EXPECT_THAT(selection.cuda_ordinals, IsEmpty());
+  EXPECT_THAT(selection.selected_keys, IsEmpty());
+  EXPECT_EQ(selection.left_out.size(), 7u);
+  EXPECT_EQ(fate(selection, cuda_key(1)), "selector: the selector is invalid");
+}
+
+TEST(ProcessSelection, CTestAllocationKeepsItsDevices) {
+  SelectionInputs inputs;
+  inputs.ctest_allocated_keys = std::vector<std::string>{"key_1_0", cuda_key(1)};
+  const DeviceSelection selection = select(inputs);
+  EXPECT_THAT(running_opencl(selection), ElementsAre("key_1_0"));
+  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(1));
+  EXPECT_EQ(fate(selection, "key_0_0"),
+            "ctest: CTest allocated other devices to this test (key_1_0, " + cuda_key(1) + ")");
+  EXPECT_EQ(selection.selected_keys.size(), 7u) << "the selectors' choice is kept whole";
+}
+
+TEST(ProcessSelection, CTestAllocationOfAnotherBackendLeavesNoneWithTheReason) {
+  SelectionInputs inputs;
+  inputs.ctest_allocated_keys = std::vector<std::string>{cuda_key(0)};
+  const DeviceSelection selection = select(inputs);
+  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+  EXPECT_EQ(selection.opencl_no_device_reason,
+            "no selected OpenCL device runs in this process: CTest allocated other devices to "
+            "this test.");
+  EXPECT_EQ(selection.cuda_no_device_reason, "");
+}
+
+TEST(ProcessSelection, DeviceShardsDealOpenCLThenCudaRoundRobin) {
+  SelectionInputs inputs;
+  inputs.shard = polydev::DeviceShard{1, 3};
+  const DeviceSelection selection = select(inputs);
+  // Positions 0..4 are OpenCL, 5 and 6 CUDA: shard 1 of 3 takes positions 1 and 4.
+  EXPECT_THAT(running_opencl(selection), ElementsAre("key_0_1", "key_2_0"));
+  EXPECT_THAT(selection.cuda_ordinals, IsEmpty());
+  EXPECT_EQ(fate(selection, "key_0_0"),
+            "shard: POLYDEV_SHARD_BY=device gives it to shard 0 of 3, and this is shard 1 "
+            "(GTEST_SHARD_INDEX)");
+  EXPECT_EQ(fate(selection, cuda_key(1)),
+            "shard: POLYDEV_SHARD_BY=device gives it to shard 0 of 3, and this is shard 1 "
+            "(GTEST_SHARD_INDEX)");
+  EXPECT_EQ(selection.cuda_no_device_reason,
+            "no selected CUDA device runs in this process: POLYDEV_SHARD_BY=device gives shard 1 "
+            "of 3 other devices.");
+}
+
+TEST(ProcessSelection, EveryFilterCombinedInOrder) {
+  SelectionInputs inputs;
+  inputs.pyopencl_test = "1";                         // key_1_0, key_1_1
+  inputs.polydev_devices = "name~a100;backend=cuda";  // key_1_1 and both H200s
+  inputs.ctest_allocated_keys = std::vector<std::string>{"key_1_1", cuda_key(0)};
+  inputs.shard = polydev::DeviceShard{0, 2};  // positions: key_1_1 0, H200 #0 1, H200 #1 2
+  const DeviceSelection selection = select(inputs);
+  EXPECT_THAT(selection.selected_keys, ElementsAre("key_1_1", cuda_key(0), cuda_key(1)));
+  EXPECT_THAT(running_opencl(selection), ElementsAre("key_1_1"));
+  EXPECT_THAT(selection.cuda_ordinals, IsEmpty());
+  EXPECT_EQ(fate(selection, "key_0_0"), "selector: not named by PYOPENCL_TEST='1'");
+  EXPECT_EQ(fate(selection, "key_1_0").rfind("selector: POLYDEV_DEVICES ", 0), 0u)
+      << fate(selection, "key_1_0");
+  EXPECT_EQ(
+      fate(selection, cuda_key(0)).rfind("shard: POLYDEV_SHARD_BY=device gives it to shard 1", 0),
+      0u)
+      << fate(selection, cuda_key(0));
+  EXPECT_EQ(fate(selection, cuda_key(1)).rfind("ctest: ", 0), 0u) << fate(selection, cuda_key(1));
+  EXPECT_EQ(selection.cuda_no_device_reason,
+            "no selected CUDA device runs in this process: CTest allocated other devices to this "
+            "test; POLYDEV_SHARD_BY=device gives shard 0 of 2 other devices.");
+  EXPECT_EQ(selection.left_out.size(), 6u);
+}
+
+TEST(ProcessSelection, MalformedProcessVariablesFailBothBackendsUnlessTheyHaveTheirOwnError) {
+  SelectionInputs inputs;
+  inputs.pyopencl_test = "9:0";
+  inputs.process_error = "GTEST_SHARD_INDEX='x' is not a shard of 2";
+  const DeviceSelection selection = select(inputs);
+  EXPECT_NE(selection.opencl_error, inputs.process_error);
+  EXPECT_EQ(selection.cuda_error, inputs.process_error);
+}
+
+TEST(ProcessSelection, WarningsOfBothBackendsOpenCLFirst) {
+  SelectionInputs inputs;
+  inputs.cuda_sources.cuda_device = "0,0";
+  const DeviceSelection selection = select(inputs);
+  ASSERT_EQ(selection.warnings.size(), 1u);
+  EXPECT_EQ(selection.warnings, selection.overview.cuda_selection->warnings);
+}
+
+// --- reading the inputs ---------------------------------------------------------------------
+
+using Variables = std::map<std::string, std::string>;
+
+SelectionInputs read(const Variables& environment,
+                     const std::vector<std::pair<std::string, std::string>>& profile = {}) {
+  return polydev::read_selection_inputs(
+      [&](const std::string& name) -> std::optional<std::string> {
+        const auto found = environment.find(name);
+        if (found == environment.end()) return std::nullopt;
+        return found->second;
+      },
+      profile, {});
+}
+
+TEST(SelectionInputs, TheProfileFillsInWhatTheEnvironmentLeavesUnset) {
+  const std::vector<std::pair<std::string, std::string>> profile = {
+      {"PYOPENCL_TEST", "portable"},
+      {"PYOPENCL_CTX", "0"},
+      {"CUDA_DEVICE", "1"},
+      {"POLYDEV_DEVICES", "type=gpu"},
+      {"POLYDEV_REQUIRE_DEVICES", "opencl"}};
+  const SelectionInputs from_profile = read({}, profile);
+  EXPECT_EQ(from_profile.pyopencl_test, "portable");
+  EXPECT_EQ(from_profile.pyopencl_ctx, "0");
+  EXPECT_EQ(from_profile.cuda_sources.cuda_device, "1");
+  EXPECT_EQ(from_profile.polydev_devices, "type=gpu");
+  EXPECT_EQ(from_profile.require_devices, "opencl");
+
+  // A variable that is set, even empty, wins.
+  const SelectionInputs overridden = read(
+      {{"PYOPENCL_TEST", ""}, {"CUDA_DEVICE", "0"}, {"POLYDEV_REQUIRE_DEVICES", " "}}, profile);
+  EXPECT_EQ(overridden.pyopencl_test, "");
+  EXPECT_EQ(overridden.cuda_sources.cuda_device, "0");
+  EXPECT_EQ(overridden.require_devices, " ");
+  EXPECT_EQ(overridden.polydev_devices, "type=gpu");
+}
+
+TEST(SelectionInputs, ReadsCTestAllocationAndTheShard) {
+  const SelectionInputs inputs = read({{"CTEST_RESOURCE_GROUP_COUNT", "1"},
+                                       {"CTEST_RESOURCE_GROUP_0", "key_1_0"},
+                                       {"CTEST_RESOURCE_GROUP_0_KEY_1_0", "id:0,slots:1"},
+                                       {"POLYDEV_SHARD_BY", "device"},
+                                       {"GTEST_TOTAL_SHARDS", "2"},
+                                       {"GTEST_SHARD_INDEX", "1"}});
+  EXPECT_EQ(inputs.ctest_allocated_keys, std::vector<std::string>{"key_1_0"});
+  ASSERT_TRUE(inputs.shard.has_value());
+  EXPECT_EQ(inputs.shard->index, 1);
+  EXPECT_EQ(inputs.shard->total, 2);
+  EXPECT_TRUE(inputs.shard_by_device);
+  EXPECT_EQ(inputs.process_error, "");
+}
+
+TEST(SelectionInputs, MalformedShardVariablesAreAnErrorStillShardingByDevice) {
+  const SelectionInputs inputs = read(
+      {{"POLYDEV_SHARD_BY", "device"}, {"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "2"}});
+  EXPECT_FALSE(inputs.shard.has_value());
+  EXPECT_TRUE(inputs.shard_by_device);
+  EXPECT_EQ(inputs.process_error,
+            "GTEST_SHARD_INDEX='2' is not a shard of 2; expected a number from 0 to 1");
+  EXPECT_FALSE(read({{"POLYDEV_SHARD_BY", "test"}}).shard_by_device);
+}
+
+}  // namespace
