@@ -61,10 +61,8 @@ std::size_t capacity_for(const DeviceData& devdata, std::size_t bytes, const cha
        std::to_string(devdata.shared_memory_capacities.back()) + " bytes)" + on(devdata));
 }
 
-}  // namespace
-
-OccupancyRecord::OccupancyRecord(const DeviceData& devdata, int threads, std::size_t shared_mem,
-                                 int registers, int smem_carveout) {
+// The arguments against the device's per-block maxima, before anything is computed.
+void check_arguments(const DeviceData& devdata, int threads, int registers, int smem_carveout) {
   check_complete(devdata);
   if (threads < 1) {
     fail("threads per block must be at least 1, got " + std::to_string(threads));
@@ -84,34 +82,38 @@ OccupancyRecord::OccupancyRecord(const DeviceData& devdata, int threads, std::si
     fail("shared-memory carve-out " + std::to_string(smem_carveout) +
          " is out of range; expected a percentage 0..100, or -1 for the driver's default");
   }
+}
 
-  warps_per_block = static_cast<int>(round_up(threads, devdata.warp_size) / devdata.warp_size);
-  tb_per_mp_limits.emplace_back(devdata.thread_blocks_per_mp, "device");
-  tb_per_mp_limits.emplace_back(devdata.warps_per_mp / warps_per_block, "warps");
-
-  // Registers go to warps in units; the per-block check counts warps as the hardware does, in
-  // whole groups of register partitions.
+// Registers go to warps in units; the per-block check counts warps as the hardware does, in whole
+// groups of register partitions.
+void limit_by_registers(OccupancyRecord& record, const DeviceData& devdata, int threads,
+                        int registers) {
   const long long partitions = devdata.warp_allocation_granularity;
   const long long registers_per_warp = round_up(
       static_cast<long long>(registers) * devdata.warp_size, devdata.register_allocation_unit_size);
-  const long long registers_checked = registers_per_warp * round_up(warps_per_block, partitions);
+  const long long registers_checked =
+      registers_per_warp * round_up(record.warps_per_block, partitions);
   if (registers_checked > devdata.max_registers_per_block) {
     fail("too many registers: " + std::to_string(threads) + " threads with " +
          std::to_string(registers) + " registers each need " + std::to_string(registers_checked) +
          " registers per block (" + std::to_string(registers_per_warp) + " per warp, for " +
-         std::to_string(warps_per_block) + " warps counted in multiples of " +
+         std::to_string(record.warps_per_block) + " warps counted in multiples of " +
          std::to_string(partitions) + "), more than the " +
          std::to_string(devdata.max_registers_per_block) + " a block may hold" + on(devdata));
   }
-  allocated_registers_per_block = static_cast<int>(registers_per_warp * warps_per_block);
+  record.allocated_registers_per_block =
+      static_cast<int>(registers_per_warp * record.warps_per_block);
   if (registers_per_warp > 0) {
     const long long warps_per_partition = devdata.registers / partitions / registers_per_warp;
-    tb_per_mp_limits.emplace_back(
-        static_cast<int>(warps_per_partition * partitions / warps_per_block), "regs");
+    record.tb_per_mp_limits.emplace_back(
+        static_cast<int>(warps_per_partition * partitions / record.warps_per_block), "regs");
   }
+}
 
-  // Shared memory: the block's bytes with the driver's reservation, in allocation units, against
-  // the SM's carve-out.
+// Shared memory: the block's bytes with the driver's reservation, in allocation units, against
+// the SM's carve-out.
+void limit_by_shared_memory(OccupancyRecord& record, const DeviceData& devdata,
+                            std::size_t shared_mem, int smem_carveout) {
   const std::size_t reserved = devdata.reserved_shared_memory_per_block;
   const std::size_t block_limit = devdata.max_shared_memory_per_block_optin + reserved;
   if (shared_mem > devdata.max_shared_memory_per_block_optin) {
@@ -122,16 +124,16 @@ OccupancyRecord::OccupancyRecord(const DeviceData& devdata, int threads, std::si
          " bytes only for a kernel that opts in through "
          "cudaFuncAttributeMaxDynamicSharedMemorySize)");
   }
-  allocated_shared_memory_per_block = static_cast<std::size_t>(
+  record.allocated_shared_memory_per_block = static_cast<std::size_t>(
       round_up(static_cast<long long>(shared_mem + reserved), devdata.smem_alloc_granularity));
-  if (allocated_shared_memory_per_block > block_limit) {
+  if (record.allocated_shared_memory_per_block > block_limit) {
     fail("too much shared memory: " + std::to_string(shared_mem) + " bytes per block take " +
-         std::to_string(allocated_shared_memory_per_block) + " bytes with the driver's " +
+         std::to_string(record.allocated_shared_memory_per_block) + " bytes with the driver's " +
          std::to_string(reserved) + "-byte reservation, rounded to units of " +
          std::to_string(devdata.smem_alloc_granularity) + ", more than the " +
          std::to_string(block_limit) + " a block may take" + on(devdata));
   }
-  needs_smem_opt_in = shared_mem > devdata.max_shared_memory_per_block;
+  record.needs_smem_opt_in = shared_mem > devdata.max_shared_memory_per_block;
   const std::size_t preferred = capacity_for(
       devdata,
       smem_carveout < 0 ? devdata.shared_memory
@@ -139,30 +141,48 @@ OccupancyRecord::OccupancyRecord(const DeviceData& devdata, int threads, std::si
       "the preferred carve-out");
   // A preference too small for one block does not stop the launch: the driver takes the smallest
   // carve-out that fits one.
-  shared_memory_per_mp =
-      preferred >= allocated_shared_memory_per_block
+  record.shared_memory_per_mp =
+      preferred >= record.allocated_shared_memory_per_block
           ? preferred
-          : capacity_for(devdata, allocated_shared_memory_per_block, "a block's shared memory");
-  if (allocated_shared_memory_per_block > 0) {
-    tb_per_mp_limits.emplace_back(
-        static_cast<int>(shared_memory_per_mp / allocated_shared_memory_per_block), "smem");
+          : capacity_for(devdata, record.allocated_shared_memory_per_block,
+                         "a block's shared memory");
+  if (record.allocated_shared_memory_per_block > 0) {
+    record.tb_per_mp_limits.emplace_back(
+        static_cast<int>(record.shared_memory_per_mp / record.allocated_shared_memory_per_block),
+        "smem");
   }
+}
 
-  // The smallest limit; among equal ones, PyCUDA's tuple order (alphabetical by label).
-  const auto best = std::min_element(tb_per_mp_limits.begin(), tb_per_mp_limits.end());
-  tb_per_mp = best->first;
-  limited_by = best->second;
-  for (const auto& [blocks, label] : tb_per_mp_limits) {
-    if (blocks == tb_per_mp) limiting.push_back(label);
+// The smallest limit; among equal ones, PyCUDA's tuple order (alphabetical by label).
+void choose_limit(OccupancyRecord& record, const DeviceData& devdata, int threads) {
+  const auto best =
+      std::min_element(record.tb_per_mp_limits.begin(), record.tb_per_mp_limits.end());
+  record.tb_per_mp = best->first;
+  record.limited_by = best->second;
+  for (const auto& [blocks, label] : record.tb_per_mp_limits) {
+    if (blocks == record.tb_per_mp) record.limiting.push_back(label);
   }
-  if (tb_per_mp < 1) {
+  if (record.tb_per_mp < 1) {
     std::string limits;
-    for (const auto& [blocks, label] : tb_per_mp_limits) {
+    for (const auto& [blocks, label] : record.tb_per_mp_limits) {
       limits += (limits.empty() ? "" : ", ") + label + " " + std::to_string(blocks);
     }
     fail("no block of " + std::to_string(threads) + " threads fits" + on(devdata) +
          "; blocks per SM allowed by each limit: " + limits);
   }
+}
+
+}  // namespace
+
+OccupancyRecord::OccupancyRecord(const DeviceData& devdata, int threads, std::size_t shared_mem,
+                                 int registers, int smem_carveout) {
+  check_arguments(devdata, threads, registers, smem_carveout);
+  warps_per_block = static_cast<int>(round_up(threads, devdata.warp_size) / devdata.warp_size);
+  tb_per_mp_limits.emplace_back(devdata.thread_blocks_per_mp, "device");
+  tb_per_mp_limits.emplace_back(devdata.warps_per_mp / warps_per_block, "warps");
+  limit_by_registers(*this, devdata, threads, registers);
+  limit_by_shared_memory(*this, devdata, shared_mem, smem_carveout);
+  choose_limit(*this, devdata, threads);
   warps_per_mp = tb_per_mp * warps_per_block;
   occupancy = static_cast<double>(warps_per_mp) / devdata.warps_per_mp;
 }

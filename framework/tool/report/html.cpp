@@ -51,22 +51,6 @@ std::string breakable_key(const std::string& key) {
   return out;
 }
 
-const char* label(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::pass:
-      return "pass";
-    case Outcome::fail:
-      return "FAIL";
-    case Outcome::skip:
-      return "skip";
-    case Outcome::xfail:
-      return "xfail";
-    case Outcome::xpass:
-      return "XPASS";
-  }
-  return "?";
-}
-
 constexpr const char* kStyle = R"(
 body { font: 14px/1.45 "DejaVu Sans", system-ui, sans-serif; margin: 24px; color: #1f2328;
        background: #fff; }
@@ -161,7 +145,7 @@ void rows(std::ostringstream& out, const Matrix& matrix) {
       }
       const Cell& cell = found->second;
       out << "<td class=\"cell " << to_string(cell.outcome) << "\" title=\""
-          << escape(cell_title(cell)) << "\">" << label(cell.outcome);
+          << escape(cell_title(cell)) << "\">" << cell_label(cell.outcome);
       if (cell.results.size() > 1) out << "&#160;&#215;" << cell.results.size();
       out << "</td>";
     }
@@ -194,7 +178,7 @@ void failures(std::ostringstream& out, const Matrix& matrix) {
         std::string message = readable_message(result.message);
         if (message.empty() && result.outcome == Outcome::xpass) message = kUnexpectedPass;
         out << "<div class=\"failure" << (result.outcome == Outcome::xpass ? " unexpected" : "")
-            << "\"><b>" << label(result.outcome) << "</b> <code>" << escape(row.test)
+            << "\"><b>" << cell_label(result.outcome) << "</b> <code>" << escape(row.test)
             << "</code> on <code>"
             << escape(matrix.columns[index].kind == ColumnKind::no_device
                           ? "no device"

@@ -161,37 +161,33 @@ class Reader {
 
 }  // namespace
 
-const char* to_string(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::pass:
-      return "pass";
-    case Outcome::fail:
-      return "fail";
-    case Outcome::skip:
-      return "skip";
-    case Outcome::xfail:
-      return "xfail";
-    case Outcome::xpass:
-      return "xpass";
-  }
-  return "?";
+namespace {
+
+// Every word and rank of an outcome in one place, indexed by the enumerator.
+struct OutcomeWords {
+  const char* name;
+  const char* label;
+  int severity;
+};
+
+const OutcomeWords& words(Outcome outcome) {
+  static const OutcomeWords table[] = {
+      {"pass", "pass", 1},    // Outcome::pass
+      {"fail", "FAIL", 4},    // Outcome::fail
+      {"skip", "skip", 0},    // Outcome::skip
+      {"xfail", "xfail", 2},  // Outcome::xfail
+      {"xpass", "XPASS", 3},  // Outcome::xpass
+  };
+  return table[static_cast<int>(outcome)];
 }
 
-int severity(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::skip:
-      return 0;
-    case Outcome::pass:
-      return 1;
-    case Outcome::xfail:
-      return 2;
-    case Outcome::xpass:
-      return 3;
-    case Outcome::fail:
-      return 4;
-  }
-  return 0;
-}
+}  // namespace
+
+const char* to_string(Outcome outcome) { return words(outcome).name; }
+
+const char* cell_label(Outcome outcome) { return words(outcome).label; }
+
+int severity(Outcome outcome) { return words(outcome).severity; }
 
 input_error::input_error(std::string file, int line, const std::string& problem)
     : error(file + ":" + std::to_string(line) + ": " + problem),

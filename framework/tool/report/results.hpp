@@ -16,8 +16,12 @@ namespace polydev::report {
 /// (see `parse_gtest_xml`).
 enum class Outcome { pass, fail, skip, xfail, xpass };
 
-/// "pass", "fail", "skip", "xfail", "xpass".
+/// "pass", "fail", "skip", "xfail", "xpass": the outcome's name in JSON.
 const char* to_string(Outcome outcome);
+
+/// "pass", "FAIL", "skip", "xfail", "XPASS": the outcome in a cell of the text and HTML matrix,
+/// where what needs attention is in capitals.
+const char* cell_label(Outcome outcome);
 
 /// How bad an outcome is, for showing one of several results of the same test on the same device:
 /// fail > xpass > xfail > pass > skip.

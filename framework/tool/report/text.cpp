@@ -17,22 +17,6 @@ constexpr std::size_t kReasonsShown = 2;  // per flagged test
 // characters and ill-formed UTF-8 escaped: a report is a file anyone may have written.
 std::string shown(const std::string& text) { return detail::printable(text, 256); }
 
-const char* symbol(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::pass:
-      return "pass";
-    case Outcome::fail:
-      return "FAIL";
-    case Outcome::skip:
-      return "skip";
-    case Outcome::xfail:
-      return "xfail";
-    case Outcome::xpass:
-      return "XPASS";
-  }
-  return "?";
-}
-
 std::string header_of(const Matrix& matrix, std::size_t index) {
   const Column& column = matrix.columns[index];
   if (column.kind == ColumnKind::host) return "host";
@@ -60,18 +44,13 @@ std::string column_label(const Matrix& matrix, std::size_t index) {
   return column.kind == ColumnKind::device ? header + " " + shown(column.id) : header;
 }
 
-}  // namespace
-
-std::string format_text(const Matrix& matrix, const std::vector<std::string>& files) {
-  std::ostringstream out;
-  out << "polydev report: " << matrix.result_count << " results from " << files.size()
-      << (files.size() == 1 ? " file" : " files") << '\n';
-  if (matrix.rows.empty()) return out.str();
-
+// What each column is: a device (key, name, platform, driver), the host, or the placeholders.
+void write_columns(const Matrix& matrix, std::ostringstream& out) {
   out << "\ncolumns:\n";
   std::size_t key_width = 0;
-  for (const Column& column : matrix.columns)
+  for (const Column& column : matrix.columns) {
     key_width = std::max(key_width, shown(column.id).size());
+  }
   for (std::size_t i = 0; i < matrix.columns.size(); ++i) {
     const Column& column = matrix.columns[i];
     out << "  " << pad(header_of(matrix, i), 6);
@@ -89,7 +68,10 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
       out << '\n';
     }
   }
+}
 
+// The matrix: one line per test, one cell per column, then the legend and the summary.
+void write_matrix(const Matrix& matrix, std::ostringstream& out) {
   std::size_t name_width = 4;
   for (const Row& row : matrix.rows) name_width = std::max(name_width, shown(row.test).size());
   std::vector<std::size_t> widths;
@@ -107,7 +89,7 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
       const auto cell = row.cells.find(i);
       std::string text = ".";
       if (cell != row.cells.end()) {
-        text = symbol(cell->second.outcome);
+        text = cell_label(cell->second.outcome);
         if (cell->second.results.size() > 1) text += '+';
       }
       line += "  " + pad(text, widths[i]);
@@ -125,7 +107,10 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
       << " xfail, " << matrix.count(Outcome::xpass) << " XPASS in " << matrix.rows.size()
       << " tests x " << matrix.columns.size() << " columns; " << matrix.skipped_everywhere()
       << " skipped on every device, " << matrix.ran_on_no_device() << " ran on no device\n";
+}
 
+// Every failure and unexpected pass with its message.
+void write_failures(const Matrix& matrix, std::ostringstream& out) {
   bool heading = false;
   for (const Row& row : matrix.rows) {
     for (const auto& [index, cell] : row.cells) {
@@ -133,7 +118,7 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
         if (result.outcome != Outcome::fail && result.outcome != Outcome::xpass) continue;
         if (!heading) out << "\nfailures and unexpected passes:\n";
         heading = true;
-        out << "  " << symbol(result.outcome) << ' ' << shown(row.test) << " on "
+        out << "  " << cell_label(result.outcome) << ' ' << shown(row.test) << " on "
             << column_label(matrix, index) << " (" << shown(result.file) << ':' << result.line
             << ")\n";
         std::string message = detail::printable_text(readable_message(result.message));
@@ -142,8 +127,11 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
       }
     }
   }
+}
 
-  heading = false;
+// Tests skipped on every device or run on none, with a few of their reasons.
+void write_flagged(const Matrix& matrix, std::ostringstream& out) {
+  bool heading = false;
   for (const Row& row : matrix.rows) {
     if (!row.skipped_everywhere && !row.ran_on_no_device) continue;
     if (!heading) out << "\nflagged:\n";
@@ -164,6 +152,19 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
           << "--html)\n";
     }
   }
+}
+
+}  // namespace
+
+std::string format_text(const Matrix& matrix, const std::vector<std::string>& files) {
+  std::ostringstream out;
+  out << "polydev report: " << matrix.result_count << " results from " << files.size()
+      << (files.size() == 1 ? " file" : " files") << '\n';
+  if (matrix.rows.empty()) return out.str();
+  write_columns(matrix, out);
+  write_matrix(matrix, out);
+  write_failures(matrix, out);
+  write_flagged(matrix, out);
   return out.str();
 }
 
