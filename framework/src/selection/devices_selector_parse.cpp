@@ -71,13 +71,7 @@ class TermParser {
     SelectorTerm term;
     term.text = std::string(piece_.text);
     term.position = piece_.offset + 1;
-    Piece rest = piece_;
-    if (!rest.text.empty() && rest.text.front() == '!') {
-      term.negated = true;
-      rest = trimmed({rest.text.substr(1), rest.offset + 1});
-      if (rest.text.empty()) fail("'!' must be followed by a term to negate, e.g. !type=cpu");
-      if (rest.text.front() == '!') fail("'!' twice; one '!' negates a term, e.g. !type=cpu");
-    }
+    const Piece rest = take_negation(term);
     std::size_t length = 0;
     while (length < rest.text.size() &&
            (std::isalnum(static_cast<unsigned char>(rest.text[length])) != 0 ||
@@ -86,82 +80,106 @@ class TermParser {
     }
     const std::string name = lower(rest.text.substr(0, length));
     if (name.empty()) fail("expected an attribute name first; " + std::string(kAcceptedTerms));
-    const std::string_view after = trimmed({rest.text.substr(length), 0}).text;
-    std::string_view value = after;
+    std::string_view value = trimmed({rest.text.substr(length), 0}).text;
     term.op = take_operator(value);
     value = trimmed({value, 0}).text;
-
     if (name == "max") {
       parse_max(term, value, max);
       return std::nullopt;
     }
+    if (!parse_attribute(term, name, value)) fail_unknown(name, rest.text.substr(0, length));
+    return term;
+  }
+
+ private:
+  // A leading '!' negates the term; returns what follows it.
+  Piece take_negation(SelectorTerm& term) const {
+    Piece rest = piece_;
+    if (rest.text.empty() || rest.text.front() != '!') return rest;
+    term.negated = true;
+    rest = trimmed({rest.text.substr(1), rest.offset + 1});
+    if (rest.text.empty()) fail("'!' must be followed by a term to negate, e.g. !type=cpu");
+    if (rest.text.front() == '!') fail("'!' twice; one '!' negates a term, e.g. !type=cpu");
+    return rest;
+  }
+
+  // Fills `term` for the attribute `name` with its operator and `value`; false for a name that is
+  // no attribute.
+  bool parse_attribute(SelectorTerm& term, const std::string& name, std::string_view value) const {
     if (name == "fp64") {
       if (term.op != Operator::none || !value.empty()) {
         fail("'fp64' takes no value; write fp64 or !fp64");
       }
       term.attribute = Attribute::fp64;
-      return term;
-    }
-    if (name == "backend" || name == "type") {
-      term.attribute = name == "backend" ? Attribute::backend : Attribute::type;
-      require_equal(term, name, name == "backend" ? "backend=opencl|cuda" : "type=gpu|cpu");
-      term.values = alternatives(value);
-      for (std::string& alternative : term.values) {
-        alternative = lower(alternative);
-        check_enumerated(name, alternative);
-      }
-      return term;
-    }
-    if (name == "name" || name == "vendor" || name == "platform" || name == "key") {
-      term.attribute = name == "name"     ? Attribute::name
-                       : name == "vendor" ? Attribute::vendor
-                       : name == "key"    ? Attribute::key
-                                          : Attribute::platform;
-      if (term.op != Operator::contains && term.op != Operator::equal) {
-        fail(detail::quote(name) + " takes '~' (contains) or '=' (is), e.g. " + name + "~" +
-             example_text(name));
-      }
-      term.values = alternatives(value);
-      return term;
-    }
-    if (name == "ext") {
-      term.attribute = Attribute::ext;
-      require_equal(term, name, "ext=cl_khr_fp16");
-      term.values = alternatives(value);
-      for (const std::string& alternative : term.values) {
-        if (std::any_of(alternative.begin(), alternative.end(), is_blank)) {
-          fail(detail::quote(alternative) +
-               " is not one extension name; name one, e.g. ext=cl_khr_fp16 " +
-               "(or several with '|' for any of them, or several terms for all of them)");
-        }
-      }
-      return term;
-    }
-    if (name == "opencl" || name == "cc") {
+    } else if (name == "backend" || name == "type") {
+      parse_enumerated(term, name, value);
+    } else if (name == "name" || name == "vendor" || name == "platform" || name == "key") {
+      parse_text_match(term, name, value);
+    } else if (name == "ext") {
+      parse_extension(term, value);
+    } else if (name == "opencl" || name == "cc") {
       term.attribute = name == "opencl" ? Attribute::opencl : Attribute::cc;
       require_comparison(
           term, name,
           name == "opencl" ? "opencl>=3.0 (for the backend: backend=opencl)" : "cc>=9.0");
       term.version = parse_version(value, name);
-      return term;
-    }
-    if (name == "mem") {
+    } else if (name == "mem") {
       term.attribute = Attribute::mem;
       require_comparison(term, name, "mem>=16G");
       term.bytes = parse_size(value);
-      return term;
+    } else {
+      return false;
     }
+    return true;
+  }
+
+  // backend=opencl|cuda, type=gpu|cpu|...: values from a fixed set.
+  void parse_enumerated(SelectorTerm& term, const std::string& name, std::string_view value) const {
+    term.attribute = name == "backend" ? Attribute::backend : Attribute::type;
+    require_equal(term, name, name == "backend" ? "backend=opencl|cuda" : "type=gpu|cpu");
+    term.values = alternatives(value);
+    for (std::string& alternative : term.values) {
+      alternative = lower(alternative);
+      check_enumerated(name, alternative);
+    }
+  }
+
+  // name, vendor, platform, key: contains ('~') or is ('=') one of the texts.
+  void parse_text_match(SelectorTerm& term, const std::string& name, std::string_view value) const {
+    term.attribute = name == "name"     ? Attribute::name
+                     : name == "vendor" ? Attribute::vendor
+                     : name == "key"    ? Attribute::key
+                                        : Attribute::platform;
+    if (term.op != Operator::contains && term.op != Operator::equal) {
+      fail(detail::quote(name) + " takes '~' (contains) or '=' (is), e.g. " + name + "~" +
+           example_text(name));
+    }
+    term.values = alternatives(value);
+  }
+
+  void parse_extension(SelectorTerm& term, std::string_view value) const {
+    term.attribute = Attribute::ext;
+    require_equal(term, "ext", "ext=cl_khr_fp16");
+    term.values = alternatives(value);
+    for (const std::string& alternative : term.values) {
+      if (std::any_of(alternative.begin(), alternative.end(), is_blank)) {
+        fail(detail::quote(alternative) +
+             " is not one extension name; name one, e.g. ext=cl_khr_fp16 " +
+             "(or several with '|' for any of them, or several terms for all of them)");
+      }
+    }
+  }
+
+  [[noreturn]] void fail_unknown(const std::string& name, std::string_view written) const {
     std::string hint;
     if (name == "gpu" || name == "cpu" || name == "accelerator" || name == "custom") {
       hint = " (did you mean type=" + name + "?)";
     } else if (name == "cuda") {
       hint = " (did you mean backend=cuda?)";
     }
-    fail("unknown attribute " + detail::quote(rest.text.substr(0, length)) + hint + "; " +
-         kAcceptedTerms);
+    fail("unknown attribute " + detail::quote(written) + hint + "; " + kAcceptedTerms);
   }
 
- private:
   [[noreturn]] void fail(const std::string& problem) const {
     throw selection_error("POLYDEV_DEVICES=" + detail::quote(selector_) + ": term " +
                           detail::quote(piece_.text) + " (clause " + std::to_string(clause_) +
