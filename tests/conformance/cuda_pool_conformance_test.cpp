@@ -9,7 +9,7 @@
 #include "polydev/cuda/device_memory_pool.hpp"
 #include "polydev/cuda/error.hpp"
 #include "polydev/cuda/page_locked_memory_pool.hpp"
-#include "polydev/testing/pool_conformance.hpp"
+#include "polydev/testing/conformance/pool_conformance.hpp"
 
 namespace {
 

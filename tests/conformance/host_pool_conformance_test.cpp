@@ -9,7 +9,7 @@
 
 #include "polydev/pools/arena.hpp"
 #include "polydev/pools/pool.hpp"
-#include "polydev/testing/pool_conformance.hpp"
+#include "polydev/testing/conformance/pool_conformance.hpp"
 #include "support/aligned_host_allocator.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/memory_pool.hpp"
-#include "polydev/testing/pool_conformance.hpp"
+#include "polydev/testing/conformance/pool_conformance.hpp"
 
 namespace {
 

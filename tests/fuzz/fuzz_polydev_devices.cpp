@@ -1,9 +1,9 @@
 // POLYDEV_DEVICES (parse_devices_selector, evaluate, select_devices) against synthetic machines.
 //
 // Input: one byte picks the candidates (0 the mixed OpenCL and CUDA machine of
-// synthetic_inventory.hpp, 1 the fake machine of semantics.md §1.1 with two H200s, 2 no device,
-// 3 PoCL with three devices, 4 two identical NVIDIA platforms and eight CUDA boards), the rest is
-// the selector.
+// synthetic_inventory.hpp, 1 the fake machine of synthetic_opencl_inventory() with two H200s, 2 no
+// device, 3 PoCL with three devices, 4 two identical NVIDIA platforms and eight CUDA boards), the
+// rest is the selector.
 //
 // Checked: a selector or a selection_error naming POLYDEV_DEVICES; a blank text has no clause and
 // takes everything; each clause and term is found at its position as written; a negated term holds

@@ -213,10 +213,10 @@ inline polydev::opencl::Inventory generated_inventory(Input& input) {
 }
 
 /// The OpenCL inventory the first input byte picks:
-/// 0 the fake machine of semantics.md §1.1, 1 no ICD, 2 one device, 3 PoCL with three devices,
-/// 4 two identical platforms, 5 a platform without devices next to one with a device,
-/// 6 platforms without any device, 7 generated from the following bytes.
-/// The fixed ones are built once: building them for every input would halve the fuzzer's speed.
+/// 0 the fake machine of synthetic_opencl_inventory(), 1 no ICD, 2 one device, 3 PoCL with three
+/// devices, 4 two identical platforms, 5 a platform without devices next to one with a device, 6
+/// platforms without any device, 7 generated from the following bytes. The fixed ones are built
+/// once: building them for every input would halve the fuzzer's speed.
 inline const polydev::opencl::Inventory& opencl_inventory(Input& input) {
   static const std::vector<polydev::opencl::Inventory> fixed{
       polydev_test::synthetic_opencl_inventory(),

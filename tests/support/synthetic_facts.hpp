@@ -1,7 +1,8 @@
 #pragma once
 
-// Synthetic devices for the characterization rules: the rows of the vendor matrix of
-// semantics.md §3.1, as the drivers of those vendors describe their devices. No driver involved.
+// Synthetic devices for the characterization rules: devices of each vendor that
+// pyopencl.characterize distinguishes (NVIDIA, AMD, Intel, Apple, PoCL, ARM), as the drivers of
+// those vendors describe their devices. No driver involved.
 
 #include <optional>
 #include <string>

@@ -2,8 +2,8 @@
 
 // Synthetic inventories for unit tests: no driver involved.
 //
-// `synthetic_opencl_inventory()` is the fake machine of semantics.md §1.1, on which the PyOpenCL
-// oracle was run:
+// `synthetic_opencl_inventory()` is a fake machine on which PyOpenCL's own selection
+// (pyopencl.tools.get_test_platforms_and_devices, create_some_context) was run as an oracle:
 //   P0 "Intel(R) OpenCL" / "Intel(R) Corporation": 0 "Intel(R) Core(TM) i5 CPU",
 //                                                  1 "Intel(R) Iris(TM) Graphics"
 //   P1 "NVIDIA CUDA" / "NVIDIA Corporation":       0 "NVIDIA H100", 1 "NVIDIA A100"
@@ -56,7 +56,7 @@ inline polydev::opencl::PlatformInfo make_platform(std::size_t index, std::strin
   return platform;
 }
 
-/// The fake machine of semantics.md §1.1, with keys assigned.
+/// The fake machine: an Intel CPU and GPU, two NVIDIA boards, a PoCL CPU, with keys assigned.
 inline polydev::opencl::Inventory synthetic_opencl_inventory() {
   polydev::opencl::Inventory inventory;
   inventory.available = true;

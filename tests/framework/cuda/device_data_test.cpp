@@ -30,8 +30,8 @@ std::string error_of(Call call) {
 }
 
 TEST(CudaDeviceData, HopperRowHasTheH100sAttributes) {
-  // The values an H100 reports (semantics.md 3.4), except the SM count, which is not an
-  // architecture value.
+  // The values an H100 reports (cudaGetDeviceProperties on an H100 with CUDA 13.0), except the SM
+  // count, which is not an architecture value.
   const DeviceData h100 = DeviceData::for_compute_capability(9, 0);
   EXPECT_EQ(h100.max_threads, 1024);
   EXPECT_EQ(h100.warp_size, 32);

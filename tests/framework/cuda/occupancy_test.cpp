@@ -1,5 +1,6 @@
-// OccupancyRecord without a device: the H100 table of semantics.md 3.4 (CUDA 13.0's calculator run
-// on an H100) row by row, the other architectures, PyCUDA's labels, and every error.
+// OccupancyRecord without a device: a table of configurations with the
+// answers of CUDA 13.0's occupancy calculator (cudaOccupancyMaxActiveBlocksPerMultiprocessor) on an
+// H100 row by row, the other architectures, PyCUDA's labels, and every error.
 #include "polydev/cuda/occupancy.hpp"
 
 #include <gmock/gmock.h>
@@ -40,7 +41,8 @@ struct CudaAnswer {
   double occupancy;
 };
 
-// semantics.md 3.4, "CUDA 13.0" columns; the calculator's "blocks" flag is polydev's "device".
+// CUDA 13.0's occupancy calculator on an H100; the calculator's "blocks" flag is polydev's
+// "device".
 const std::vector<CudaAnswer>& h100_table() {
   static const std::vector<CudaAnswer> table{
       {32, 0, 16, 32, {"device"}, 0.5},

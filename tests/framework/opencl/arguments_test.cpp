@@ -1,10 +1,15 @@
 // Kernel argument descriptors: declarations, parsing, and every rejection (no driver needed; the
-// generated kernels run on devices in tests/opencl/generated_kernel_test.cpp).
+// generated kernels run on devices in arguments_kernel_test.cpp).
 #include "polydev/opencl/arguments.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,27 +40,83 @@ TEST(ScalarArg, DeclaresAValue) {
   EXPECT_EQ(ScalarArg(ScalarType::float16, "h").declarator(), "half h");
 }
 
+// The names and sizes each ScalarType should have, derived from the C++ type of the same
+// representation rather than copied from the table under test: NumPy names a type by its kind and
+// bit width (numpy.org/doc/stable/user/basics.types.html); OpenCL C fixes the width of each
+// built-in scalar type (OpenCL C specification, "Built-in Scalar Data Types"): char 8, short 16,
+// int 32, long 64 bits, half 16, float 32, double 64; PyOpenCL's complex types are cfloat_t and
+// cdouble_t (documentation.tiker.net/pyopencl/array.html, "Complex Numbers").
+struct Row {
+  ScalarType type;
+  std::string dtype;
+  std::string c_type;
+  std::size_t size;
+};
+
+std::string opencl_c_integer(int bits) {
+  switch (bits) {
+    case 8:
+      return "char";
+    case 16:
+      return "short";
+    case 32:
+      return "int";
+    case 64:
+      return "long";
+  }
+  ADD_FAILURE() << "OpenCL C has no " << bits << "-bit integer type";
+  return {};
+}
+
+std::string opencl_c_floating(int bits) {
+  switch (bits) {
+    case 16:
+      return "half";
+    case 32:
+      return "float";
+    case 64:
+      return "double";
+  }
+  ADD_FAILURE() << "OpenCL C has no " << bits << "-bit floating type";
+  return {};
+}
+
+template <typename T>
+Row integer(ScalarType type) {
+  static_assert(std::numeric_limits<T>::is_integer);
+  constexpr bool is_signed = std::numeric_limits<T>::is_signed;
+  // Value bits plus the sign bit: the width, without assuming it from sizeof.
+  constexpr int bits = std::numeric_limits<T>::digits + (is_signed ? 1 : 0);
+  static_assert(static_cast<std::size_t>(bits) == CHAR_BIT * sizeof(T), "a type with padding bits");
+  return {type, (is_signed ? "int" : "uint") + std::to_string(bits),
+          (is_signed ? "" : "unsigned ") + opencl_c_integer(bits), sizeof(T)};
+}
+
+// An IEEE 754 type of `Storage`'s size: binary16 (half, stored in 16 bits), binary32, binary64.
+template <typename Storage>
+Row floating(ScalarType type) {
+  constexpr int bits = static_cast<int>(CHAR_BIT * sizeof(Storage));
+  return {type, "float" + std::to_string(bits), opencl_c_floating(bits), sizeof(Storage)};
+}
+
+template <typename T>
+Row complex(ScalarType type) {
+  static_assert(std::numeric_limits<T>::is_iec559);
+  constexpr int part_bits = static_cast<int>(CHAR_BIT * sizeof(T));
+  return {type, "complex" + std::to_string(CHAR_BIT * sizeof(std::complex<T>)),
+          "c" + opencl_c_floating(part_bits) + "_t", sizeof(std::complex<T>)};
+}
+
 TEST(ScalarTypes, NamesAndSizesMatchNumPyAndOpenCLC) {
-  struct Row {
-    ScalarType type;
-    const char* dtype;
-    const char* c_type;
-    std::size_t size;
-  };
+  static_assert(std::numeric_limits<float>::is_iec559 && std::numeric_limits<double>::is_iec559);
   const std::vector<Row> rows{
-      {ScalarType::int8, "int8", "char", 1},
-      {ScalarType::uint8, "uint8", "unsigned char", 1},
-      {ScalarType::int16, "int16", "short", 2},
-      {ScalarType::uint16, "uint16", "unsigned short", 2},
-      {ScalarType::int32, "int32", "int", 4},
-      {ScalarType::uint32, "uint32", "unsigned int", 4},
-      {ScalarType::int64, "int64", "long", 8},
-      {ScalarType::uint64, "uint64", "unsigned long", 8},
-      {ScalarType::float16, "float16", "half", 2},
-      {ScalarType::float32, "float32", "float", 4},
-      {ScalarType::float64, "float64", "double", 8},
-      {ScalarType::complex64, "complex64", "cfloat_t", 8},
-      {ScalarType::complex128, "complex128", "cdouble_t", 16},
+      integer<std::int8_t>(ScalarType::int8),       integer<std::uint8_t>(ScalarType::uint8),
+      integer<std::int16_t>(ScalarType::int16),     integer<std::uint16_t>(ScalarType::uint16),
+      integer<std::int32_t>(ScalarType::int32),     integer<std::uint32_t>(ScalarType::uint32),
+      integer<std::int64_t>(ScalarType::int64),     integer<std::uint64_t>(ScalarType::uint64),
+      floating<std::uint16_t>(ScalarType::float16), floating<float>(ScalarType::float32),
+      floating<double>(ScalarType::float64),        complex<float>(ScalarType::complex64),
+      complex<double>(ScalarType::complex128),
   };
   for (const Row& row : rows) {
     EXPECT_EQ(polydev::opencl::dtype_name(row.type), row.dtype);

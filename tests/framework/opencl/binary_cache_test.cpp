@@ -12,8 +12,8 @@
 #include <polydev/gtest.hpp>
 #include <string>
 
-#include "../framework/scoped_environment.hpp"
 #include "polydev/opencl/program_cache.hpp"
+#include "support/scoped_environment.hpp"
 
 namespace {
 

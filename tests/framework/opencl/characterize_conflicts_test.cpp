@@ -1,5 +1,6 @@
 // why_not_local_access_conflict_free on synthetic devices. The expected explanations are what
-// PyOpenCL's algorithm prints for the same input (semantics.md §3.1).
+// PyOpenCL's algorithm (pyopencl.characterize.why_not_local_access_conflict_free) prints for the
+// same input.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// The vendor matrix of semantics.md §3.1, row by row, on synthetic devices; and the rules that
-// polydev fixes (the "ati" in "Corporation").
+// What PyOpenCL's characterize functions answer for each vendor's devices, row by row, on synthetic
+// devices; and the rules that polydev fixes (the "ati" in "Corporation").
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

@@ -24,6 +24,7 @@
 
 #include "polydev/error.hpp"
 #include "polydev/pools/bins.hpp"
+#include "support/pool_counters.hpp"
 
 namespace {
 
@@ -93,11 +94,8 @@ using Counters = polydev::pools::PoolCounters;
 // held, active, managed, active_bytes
 void expect_counters(const FakePool& pool, std::size_t held, std::size_t active,
                      std::size_t managed, std::size_t active_bytes, const char* step) {
+  polydev::testing::pools_support::expect_counters(pool, held, active, managed, active_bytes, step);
   const Counters c = pool.counters();
-  EXPECT_EQ(c.held_blocks, held) << step;
-  EXPECT_EQ(c.active_blocks, active) << step;
-  EXPECT_EQ(c.managed_bytes, managed) << step;
-  EXPECT_EQ(c.active_bytes, active_bytes) << step;
   // Every managed byte is a live allocation of the allocator.
   EXPECT_EQ(c.managed_bytes, pool.allocator().state().live_bytes) << step;
   EXPECT_EQ(c.held_blocks + c.active_blocks, pool.allocator().state().live.size()) << step;

@@ -75,12 +75,14 @@ bool has_images(const cl::Device& device) {
 
 class OpenCLImages : public polydev::testing::OpenCLTest {
  protected:
+  // Devices without image support skip in OpenCLTest::SetUp (CL_DEVICE_IMAGE_SUPPORT false).
+  polydev::testing::Capabilities required_capabilities() const override {
+    return {polydev::testing::images()};
+  }
+
   void SetUp() override {
     OpenCLTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (!has_images(device())) {
-      GTEST_SKIP() << "device has no image support (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)";
-    }
     program_ = build_program(context(), device(), kImageSource);
     ASSERT_NE(program_(), nullptr);
   }

@@ -19,11 +19,13 @@
 #include "polydev/error.hpp"
 #include "pool_kernels.hpp"
 #include "support/cuda_checks.hpp"
+#include "support/pool_counters.hpp"
 
 namespace {
 
 using polydev::cuda::CompactDeviceMemoryPool;
 using polydev::cuda::CompactPooledDeviceAllocation;
+using polydev::testing::pools_support::expect_counters;
 
 const std::size_t segment = polydev::pools::ArenaOptions{}.segment_granularity;
 

@@ -9,11 +9,13 @@
 
 #include "polydev/cuda/device_memory_pool.hpp"
 #include "support/cuda_checks.hpp"
+#include "support/pool_counters.hpp"
 
 namespace {
 
 using polydev::cuda::DeviceMemoryPool;
 using polydev::cuda::PooledDeviceAllocation;
+using polydev::testing::pools_support::expect_counters;
 
 class CudaDevicePoolMemory : public polydev::testing::CudaTest {};
 

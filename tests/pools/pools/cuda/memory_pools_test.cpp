@@ -21,6 +21,7 @@
 #include "polydev/error.hpp"
 #include "pool_kernels.hpp"
 #include "support/cuda_checks.hpp"
+#include "support/pool_counters.hpp"
 
 namespace {
 
@@ -31,6 +32,7 @@ using polydev::cuda::Order;
 using polydev::cuda::PageLockedAllocator;
 using polydev::cuda::PageLockedMemoryPool;
 using polydev::cuda::PooledDeviceAllocation;
+using polydev::testing::pools_support::expect_counters;
 using Sizes = std::vector<std::size_t>;
 
 int current_device() {

@@ -58,15 +58,12 @@ class OpenCLPoolFaults : public polydev::testing::OpenCLTest,
   using Faulty = FaultInjectingAllocator<Upstream>;
   using Block = typename Upstream::block_type;
 
-  void SetUp() override {
-    OpenCLTest::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
+  // The SVM pool's instances skip in OpenCLTest::SetUp on devices without coarse-grain SVM.
+  polydev::testing::Capabilities required_capabilities() const override {
     if constexpr (std::is_same_v<Upstream, SVMAllocator>) {
-      if ((descriptor().device.svm_capabilities & polydev::opencl::svm_coarse_grain_buffer) == 0) {
-        GTEST_SKIP() << "device has no coarse-grain SVM buffers (CL_DEVICE_SVM_CAPABILITIES = "
-                     << descriptor().device.svm_capabilities << ", version "
-                     << descriptor().device.version << ")";
-      }
+      return {polydev::testing::svm_coarse_grain_buffer()};
+    } else {
+      return {};
     }
   }
 

@@ -32,14 +32,9 @@ __kernel void add(__global uint* data, uint value) {
 
 class OpenCLSVMPool : public polydev::testing::OpenCLTest {
  protected:
-  void SetUp() override {
-    OpenCLTest::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    if ((descriptor().device.svm_capabilities & polydev::opencl::svm_coarse_grain_buffer) == 0) {
-      GTEST_SKIP() << "device has no coarse-grain SVM buffers (CL_DEVICE_SVM_CAPABILITIES = "
-                   << descriptor().device.svm_capabilities << ", version "
-                   << descriptor().device.version << ")";
-    }
+  // Devices without coarse-grain SVM skip in OpenCLTest::SetUp, with what SVM they have.
+  polydev::testing::Capabilities required_capabilities() const override {
+    return {polydev::testing::svm_coarse_grain_buffer()};
   }
 
   // Fills `count` words at `ptr` with `value` on `queue` after `wait`; returns the command's event.

@@ -43,14 +43,14 @@ constexpr const char* kRanAtEnqueue =
 
 class OpenCLSVMReuseOrder : public polydev::testing::OpenCLTest {
  protected:
+  // Devices without coarse-grain SVM skip in OpenCLTest::SetUp, with what SVM they have.
+  polydev::testing::Capabilities required_capabilities() const override {
+    return {polydev::testing::svm_coarse_grain_buffer()};
+  }
+
   void SetUp() override {
     OpenCLTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if ((descriptor().device.svm_capabilities & polydev::opencl::svm_coarse_grain_buffer) == 0) {
-      GTEST_SKIP() << "device has no coarse-grain SVM buffers (CL_DEVICE_SVM_CAPABILITIES = "
-                   << descriptor().device.svm_capabilities << ", version "
-                   << descriptor().device.version << ")";
-    }
     program_ = build_program(context(), device(), kSlowWriteSource);
     ASSERT_NE(program_(), nullptr);
     queue_a_ = cl::CommandQueue(context(), device());
