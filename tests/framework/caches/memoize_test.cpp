@@ -1,7 +1,7 @@
 // FirstArgMemoized (first_arg_dependent_memoize) and ContextDependentMemoized
 // (context_dependent_memoize) on plain values; with OpenCL contexts in
-// tests/opencl/program_cache_test.cpp and with CUDA contexts in
-// tests/cuda/context_memoize_test.cpp.
+// tests/framework/opencl/program_cache_test.cpp and with CUDA contexts in
+// tests/framework/cuda/memoize_test.cpp.
 #include "polydev/memoize.hpp"
 
 #include <gtest/gtest.h>

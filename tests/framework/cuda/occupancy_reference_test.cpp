@@ -1,7 +1,7 @@
 // OccupancyRecord against CUDA's own calculator, `cuda_occupancy.h` of the installed toolkit, for
 // every architecture of polydev's table over a grid of block sizes, register counts, shared-memory
 // sizes and carve-outs. The header is plain host code, so this needs the toolkit but no GPU; the
-// driver's answer for real kernels is checked by tests/cuda/occupancy_agreement_test.cpp.
+// driver's answer for real kernels is checked by occupancy_agreement_test.cpp.
 #include <cuda_occupancy.h>
 #include <gtest/gtest.h>
 

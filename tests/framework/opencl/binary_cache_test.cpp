@@ -1,7 +1,7 @@
 // The program binary cache on every device: keys, build_program taking a new context's program from
 // it (and rebuilding from source when the driver refuses a binary), programs with includes left
 // out. Its settings and files, which need no device, are tested in
-// tests/framework/binary_cache_files_test.cpp.
+// binary_cache_files_test.cpp.
 #include "polydev/opencl/binary_cache.hpp"
 
 #include <sys/stat.h>
