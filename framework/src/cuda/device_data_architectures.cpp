@@ -14,8 +14,8 @@
 //  [DEV]  cudaDevAttrReservedSharedMemoryPerBlock: 1024 on an H100 (read with
 //  cudaDeviceGetAttribute); the guide
 //         shows it as per-SM maximum minus per-block maximum (1 KB from 8.0 on, 0 on 7.x).
-// tests/framework/cuda_occupancy_reference_test.cpp checks every row against [OCC] where the
-// toolkit is installed, and tests/cuda/occupancy_agreement_test.cpp the present GPU's row against
+// tests/framework/cuda/occupancy_reference_test.cpp checks every row against [OCC] where the
+// toolkit is installed, and tests/framework/cuda/occupancy_agreement_test.cpp the present GPU's row against
 // the driver.
 #include <cstddef>
 #include <string>

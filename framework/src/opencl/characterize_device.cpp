@@ -5,6 +5,7 @@
 #include <cctype>
 #include <string>
 
+#include "opencl/device_type_name.hpp"
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/system.hpp"
 
@@ -59,15 +60,6 @@ std::string string_info(const Object& object, cl_uint name, const char* api, con
   std::string value;
   check(object.getInfo(name, &value), api, what);
   return trimmed(value);
-}
-
-std::string type_name(cl_device_type type) {
-  // The order of PyOpenCL's tests: a device that claims GPU and CPU is treated as a GPU.
-  if (type & CL_DEVICE_TYPE_GPU) return "gpu";
-  if (type & CL_DEVICE_TYPE_CPU) return "cpu";
-  if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
-  if (type & CL_DEVICE_TYPE_CUSTOM) return "custom";
-  return "default";
 }
 
 LocalMemoryType local_memory_type(cl_device_local_mem_type type) {
@@ -125,7 +117,8 @@ DeviceFacts query_device_facts(const cl::Device& device) {
   DeviceInfo& info = facts.descriptor.device;
   info.name = string_info(device, CL_DEVICE_NAME, "clGetDeviceInfo", "CL_DEVICE_NAME");
   info.vendor = string_info(device, CL_DEVICE_VENDOR, "clGetDeviceInfo", "CL_DEVICE_VENDOR");
-  info.type = type_name(required_info<cl_device_type>(device, CL_DEVICE_TYPE, "CL_DEVICE_TYPE"));
+  info.type =
+      device_type_name(required_info<cl_device_type>(device, CL_DEVICE_TYPE, "CL_DEVICE_TYPE"));
   info.version = string_info(device, CL_DEVICE_VERSION, "clGetDeviceInfo", "CL_DEVICE_VERSION");
   info.driver_version =
       string_info(device, CL_DRIVER_VERSION, "clGetDeviceInfo", "CL_DRIVER_VERSION");
@@ -299,6 +292,15 @@ bool has_fine_grain_system_svm_atomics(const cl::Device& device) {
 
 std::optional<bool> has_src_build_cache(const cl::Device& device) {
   return has_src_build_cache(query_device_facts(device));
+}
+
+std::string device_type_name(cl_device_type type) {
+  // The order of PyOpenCL's tests: a device that claims GPU and CPU is treated as a GPU.
+  if (type & CL_DEVICE_TYPE_GPU) return "gpu";
+  if (type & CL_DEVICE_TYPE_CPU) return "cpu";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+  if (type & CL_DEVICE_TYPE_CUSTOM) return "custom";
+  return "default";
 }
 
 }  // namespace polydev::opencl

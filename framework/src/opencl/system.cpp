@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "opencl/device_type_name.hpp"
 #include "polydev/caches.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/error.hpp"
@@ -95,20 +96,12 @@ std::optional<std::string> pci_bus_id(const cl::Device& device, const std::strin
   return std::nullopt;
 }
 
-std::string type_name(cl_device_type type) {
-  if (type & CL_DEVICE_TYPE_GPU) return "gpu";
-  if (type & CL_DEVICE_TYPE_CPU) return "cpu";
-  if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
-  if (type & CL_DEVICE_TYPE_CUSTOM) return "custom";
-  return "default";
-}
-
 DeviceInfo describe_device(const cl::Device& device, std::size_t index) {
   DeviceInfo info;
   info.index = index;
   info.name = string_info(device, CL_DEVICE_NAME);
   info.vendor = string_info(device, CL_DEVICE_VENDOR);
-  info.type = type_name(device_value<cl_device_type>(device, CL_DEVICE_TYPE));
+  info.type = device_type_name(device_value<cl_device_type>(device, CL_DEVICE_TYPE));
   info.version = string_info(device, CL_DEVICE_VERSION);
   info.driver_version = string_info(device, CL_DRIVER_VERSION);
   info.compute_units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);

@@ -5,6 +5,7 @@
 
 #include "operations_support.hpp"
 #include "polydev/error.hpp"
+#include "polydev/opencl/characterize.hpp"
 #include "polydev/opencl/detail/svm_operations.hpp"
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/svm_pool.hpp"
@@ -13,16 +14,10 @@ namespace polydev::opencl {
 
 namespace detail {
 
-std::pair<int, int> parse_opencl_version(const std::string& version) {
-  int major = 0;
-  int minor = 0;
-  if (std::sscanf(version.c_str(), "OpenCL %d.%d", &major, &minor) != 2) return {0, 0};
-  return {major, minor};
-}
-
 void require_opencl_version(const std::string& version, const std::string& device_name, int major,
                             int minor, const char* who) {
-  if (parse_opencl_version(version) < std::make_pair(major, minor)) {
+  // An unreadable version counts as none: the operation is refused with the string it reports.
+  if (parse_opencl_version(version).value_or(Version{}) < Version{major, minor}) {
     throw error(std::string(who) + " needs OpenCL " + std::to_string(major) + "." +
                 std::to_string(minor) + " or later; device '" + device_name + "' reports '" +
                 version + "'");

@@ -5,14 +5,10 @@
 
 #include <CL/opencl.hpp>
 #include <string>
-#include <utility>
 
 #include "polydev/opencl/svm_operations.hpp"
 
 namespace polydev::opencl::detail {
-
-/// (major, minor) of an OpenCL version string ("OpenCL 3.0 PoCL ..."), (0, 0) when unparsable.
-std::pair<int, int> parse_opencl_version(const std::string& version);
 
 /// @throws polydev::error "<who> needs OpenCL <major>.<minor>; device '<name>' reports
 /// '<version>'" when `version` (a `CL_DEVICE_VERSION`) is older.
