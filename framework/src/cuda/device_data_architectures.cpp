@@ -15,8 +15,8 @@
 //  cudaDeviceGetAttribute); the guide
 //         shows it as per-SM maximum minus per-block maximum (1 KB from 8.0 on, 0 on 7.x).
 // tests/framework/cuda/occupancy_reference_test.cpp checks every row against [OCC] where the
-// toolkit is installed, and tests/framework/cuda/occupancy_agreement_test.cpp the present GPU's row against
-// the driver.
+// toolkit is installed, and tests/framework/cuda/occupancy_agreement_test.cpp the present GPU's row
+// against the driver.
 #include <cstddef>
 #include <string>
 #include <vector>
