@@ -20,6 +20,8 @@
 #include <optional>
 #include <string>
 
+#include "opencl_layer.hpp"
+
 namespace {
 
 cl_icd_dispatch next_dispatch;   // the loader's table: what this layer forwards to
@@ -95,32 +97,18 @@ extern "C" {
 
 CL_API_ENTRY cl_int CL_API_CALL clGetLayerInfo(cl_layer_info name, size_t size, void* value,
                                                size_t* size_ret) {
-  if (name != CL_LAYER_API_VERSION) return CL_INVALID_VALUE;
-  const cl_layer_api_version version = CL_LAYER_API_VERSION_100;
-  if (size_ret != nullptr) *size_ret = sizeof(version);
-  if (value != nullptr) {
-    if (size < sizeof(version)) return CL_INVALID_VALUE;
-    std::memcpy(value, &version, sizeof(version));
-  }
-  return CL_SUCCESS;
+  return polydev::test_support::opencl_layer_info(name, size, value, size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch* target,
                                             cl_uint* num_entries_ret,
                                             const cl_icd_dispatch** layer_dispatch_ret) {
-  constexpr cl_uint entries = sizeof(cl_icd_dispatch) / sizeof(void*);
-  if (target == nullptr || num_entries_ret == nullptr || layer_dispatch_ret == nullptr) {
-    return CL_INVALID_VALUE;
-  }
-  // A loader with a shorter table fills only what it has; the rest stays null (never called).
-  const cl_uint copied = num_entries < entries ? num_entries : entries;
-  std::memcpy(&next_dispatch, target, copied * sizeof(void*));
-  layer_dispatch = next_dispatch;
-  layer_dispatch.clGetPlatformInfo = get_platform_info;
-  layer_dispatch.clGetDeviceInfo = get_device_info;
-  *num_entries_ret = entries;
-  *layer_dispatch_ret = &layer_dispatch;
-  return CL_SUCCESS;
+  return polydev::test_support::init_opencl_layer(num_entries, target, num_entries_ret,
+                                                  layer_dispatch_ret, next_dispatch, layer_dispatch,
+                                                  [](cl_icd_dispatch& layer) {
+                                                    layer.clGetPlatformInfo = get_platform_info;
+                                                    layer.clGetDeviceInfo = get_device_info;
+                                                  });
 }
 
 }  // extern "C"

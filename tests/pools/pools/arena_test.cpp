@@ -384,9 +384,10 @@ TEST(PoolOverArena, ThreadsChurnWithoutSharingBytes) {
   EXPECT_EQ(upstream.counts().live_blocks, 0u);
 }
 
-// Issue 6's goal for reserved memory, on the traces of the peer benchmark: the pool in front of an
-// arena, as cuda::CompactDeviceMemoryPool builds it (leading bits 6, default options), reserves at
-// most 1.10× the peak of requested bytes. Blocks are address space only (8 GiB live at the peak).
+// The goal for reserved memory (docs/performance.md), on the traces of the peer benchmark: the pool
+// in front of an arena, as cuda::CompactDeviceMemoryPool builds it (leading bits 6, default
+// options), reserves at most 1.10× the peak of requested bytes. Blocks are address space only (8
+// GiB live at the peak).
 TEST(PoolOverArena, RmmRandomAllocationsTracesReserveAtMostOnePointOneTimesThePeak) {
   using SpaceArena = Arena<polydev::testing::AddressSpaceAllocator>;
   for (const std::size_t allocations : {1000, 10000, 100000}) {
