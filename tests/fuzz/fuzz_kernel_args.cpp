@@ -1,12 +1,17 @@
-// Kernel argument declarations: parse_arg_list / parse_c_arg / parse_scalar_type.
+// Kernel argument declarations: parse_arg_list / parse_c_arg / parse_scalar_type, the type
+// registry's lookups and its registration of struct types.
 //
-// Input: one flags byte (bit 0: with_offset), then the declarations.
+// Input: one flags byte (bit 0: with_offset; bit 1: register the text as the declaration of a
+// struct named fuzz_t first), then the declarations.
 //
 // Checked on every input: a result or a polydev::error with a message; one argument per non-blank
 // ',' piece; every argument reads back from its own declaration (the generated declarations are
 // what polydev compiles, so they must mean what was parsed); names are C identifiers and not
 // OpenCL C keywords; offsets, argument counts and the offset adjuster agree; a type name that
-// parses names a type whose NumPy and OpenCL C names parse back to it.
+// parses names a type whose NumPy and OpenCL C names parse back to it; a type the registry finds
+// is found again by its OpenCL C name, and has a size that is a multiple of its power-of-two
+// alignment; a registered struct is found by its name, registers again, and its declaration is
+// what type_declarations emits for it.
 
 #include <cctype>
 #include <cstddef>
@@ -22,6 +27,8 @@
 namespace {
 
 using polydev::opencl::Argument;
+using polydev::opencl::DType;
+using polydev::opencl::DTypeRegistry;
 using polydev::opencl::ScalarArg;
 using polydev::opencl::ScalarType;
 using polydev::opencl::VectorArg;
@@ -68,13 +75,13 @@ bool is_reserved(const std::string& name) {
 // The same argument without an offset: its single declaration reads back to it.
 Argument without_offset(const Argument& argument) {
   if (const auto* vector = std::get_if<VectorArg>(&argument)) {
-    return VectorArg(vector->type(), vector->name());
+    return VectorArg(vector->dtype(), vector->name());
   }
   return argument;
 }
 
 void check_arguments(const std::vector<Argument>& arguments, std::string_view text,
-                     bool with_offset) {
+                     bool with_offset, const DTypeRegistry& registry) {
   require(arguments.size() == non_blank_pieces(text),
           "parse_arg_list gave " + std::to_string(arguments.size()) + " arguments for " +
               std::to_string(non_blank_pieces(text)) + " non-blank pieces");
@@ -90,7 +97,7 @@ void check_arguments(const std::vector<Argument>& arguments, std::string_view te
     const Argument plain = without_offset(argument);
     const std::string declaration = polydev::opencl::declarator(plain);
     const auto again = polydev_fuzz::result_or_rejection<polydev::error>(
-        [&] { return polydev::opencl::parse_c_arg(declaration); }, "parse_c_arg");
+        [&] { return polydev::opencl::parse_c_arg(declaration, false, registry); }, "parse_c_arg");
     require(again && *again == plain,
             "the declaration '" + declaration + "' does not read back to the argument it declares");
   }
@@ -105,16 +112,51 @@ void check_arguments(const std::vector<Argument>& arguments, std::string_view te
       [&] { return polydev::opencl::parameter_list(arguments); }, "parameter_list");
 }
 
+void check_dtype(const DType& dtype, const DTypeRegistry& registry) {
+  const std::string name = polydev::opencl::dtype_to_ctype(dtype);
+  const auto again = polydev_fuzz::result_or_rejection<polydev::error>(
+      [&] { return registry.get_or_register_dtype(name); }, "get_or_register_dtype");
+  require(again && *again == dtype, "the type '" + name + "' is not found by its own name");
+  const std::size_t alignment = dtype.alignment();
+  require(alignment != 0 && (alignment & (alignment - 1)) == 0 && dtype.size() % alignment == 0,
+          "the type '" + name + "' has a size that is not a multiple of a power-of-two alignment");
+}
+
+// Registers `text` as the declaration of fuzz_t; where that is accepted, the struct behaves as
+// registered.
+void check_registration(DTypeRegistry& registry, const std::string& text) {
+  const auto dtype = polydev_fuzz::result_or_rejection<polydev::error>(
+      [&] { return registry.get_or_register_dtype("fuzz_t", 8, 4, text); }, "register fuzz_t");
+  if (!dtype) return;
+  require(dtype->declaration() == text, "a struct's declaration is not the text registered");
+  check_dtype(*dtype, registry);
+  const auto again = polydev_fuzz::result_or_rejection<polydev::error>(
+      [&] { return registry.get_or_register_dtype("fuzz_t", 8, 4, text); }, "register again");
+  require(again && *again == *dtype, "registering the same definition again did not return it");
+  const std::string declarations = polydev::opencl::type_declarations({ScalarArg(*dtype, "value")});
+  require(declarations.find(text + "\n") != std::string::npos,
+          "type_declarations does not emit the registered declaration");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   polydev_fuzz::Input input(data, size);
-  const bool with_offset = (input.flags() & 1u) != 0;
+  const auto flags = input.flags();
+  const bool with_offset = (flags & 1u) != 0;
   const std::string text = input.rest();
 
+  DTypeRegistry registry;
+  if ((flags & 2u) != 0) check_registration(registry, text);
+
   const auto arguments = polydev_fuzz::result_or_rejection<polydev::error>(
-      [&] { return polydev::opencl::parse_arg_list(text, with_offset); }, "parse_arg_list");
-  if (arguments) check_arguments(*arguments, text, with_offset);
+      [&] { return polydev::opencl::parse_arg_list(text, with_offset, registry); },
+      "parse_arg_list");
+  if (arguments) check_arguments(*arguments, text, with_offset, registry);
+
+  const auto dtype = polydev_fuzz::result_or_rejection<polydev::error>(
+      [&] { return registry.get_or_register_dtype(text); }, "get_or_register_dtype");
+  if (dtype) check_dtype(*dtype, registry);
 
   const auto type = polydev_fuzz::result_or_rejection<polydev::error>(
       [&] { return polydev::opencl::parse_scalar_type(text); }, "parse_scalar_type");

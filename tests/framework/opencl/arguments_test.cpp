@@ -1,5 +1,6 @@
 // Kernel argument descriptors: declarations, parsing, and every rejection (no driver needed; the
-// generated kernels run on devices in arguments_kernel_test.cpp).
+// generated kernels run on devices in arguments_kernel_test.cpp and
+// argument_types_kernel_test.cpp).
 #include "polydev/opencl/arguments.hpp"
 
 #include <gmock/gmock.h>
@@ -18,6 +19,8 @@
 namespace {
 
 using polydev::opencl::Argument;
+using polydev::opencl::DType;
+using polydev::opencl::DTypeRegistry;
 using polydev::opencl::ScalarArg;
 using polydev::opencl::ScalarType;
 using polydev::opencl::VectorArg;
@@ -277,6 +280,155 @@ TEST(ParseArgList, SplitsOnCommasAndSkipsEmptyPieces) {
   EXPECT_EQ(arguments[1], Argument(ScalarArg(ScalarType::float32, "a")));
   EXPECT_EQ(arguments[2], Argument(VectorArg(ScalarType::float32, "x", true)));
   EXPECT_TRUE(polydev::opencl::parse_arg_list(" , ").empty());
+}
+
+// Expects `action` to throw polydev::error whose message contains every one of `parts`.
+template <typename Action>
+void expect_error(Action&& action, const std::vector<std::string>& parts) {
+  try {
+    action();
+    ADD_FAILURE() << "expected a polydev::error containing '" << parts.front() << "'";
+  } catch (const polydev::error& failure) {
+    for (const std::string& part : parts) EXPECT_THAT(failure.what(), HasSubstr(part));
+  }
+}
+
+TEST(VectorArg, DeclaresPointersToVectorsAndStructs) {
+  DTypeRegistry registry;
+  const DType pair =
+      registry.get_or_register_dtype("pair", 8, 4, "typedef struct { int a; float b; } pair;");
+  EXPECT_EQ(VectorArg(DType::vector(ScalarType::float32, 4), "v").declarator(),
+            "__global float4 *v");
+  EXPECT_EQ(VectorArg(DType::vector(ScalarType::uint8, 16), "bytes", true).declarator(),
+            "__global uchar16 *bytes__base, long bytes__offset");
+  EXPECT_EQ(VectorArg(pair, "pairs").declarator(), "__global pair *pairs");
+  EXPECT_EQ(ScalarArg(DType::vector(ScalarType::int32, 2), "offset").declarator(), "int2 offset");
+  EXPECT_EQ(ScalarArg(pair, "p").declarator(), "pair p");
+  EXPECT_EQ(polydev::opencl::offset_adjuster_code(
+                {VectorArg(DType::vector(ScalarType::float64, 3), "w", true)}),
+            "__global double3 *w = (__global double3 *) ((__global char *) w__base + "
+            "w__offset);\n");
+}
+
+// OpenCL C: "The half data type can only be used to declare a pointer to a buffer that contains
+// half values"; half values and every halfN need cl_khr_fp16.
+TEST(HalfArguments, OnlyAPointerToPlainHalfNeedsNoExtension) {
+  DTypeRegistry registry;
+  const DType halves =
+      registry.get_or_register_dtype("halves", 4, 2, "typedef struct { half a, b; } halves;");
+  const DType half4 = DType::vector(ScalarType::float16, 4);
+  EXPECT_FALSE(VectorArg(ScalarType::float16, "h").needs_fp16());
+  EXPECT_TRUE(VectorArg(half4, "h").needs_fp16());
+  EXPECT_TRUE(VectorArg(halves, "h").needs_fp16());
+  EXPECT_TRUE(ScalarArg(ScalarType::float16, "h").needs_fp16());
+  EXPECT_TRUE(ScalarArg(half4, "h").needs_fp16());
+  EXPECT_FALSE(ScalarArg(ScalarType::float32, "f").needs_fp16());
+  EXPECT_FALSE(polydev::opencl::needs_fp16({VectorArg(ScalarType::float16, "h")}));
+  EXPECT_TRUE(polydev::opencl::needs_fp16(
+      {VectorArg(ScalarType::float16, "h"), ScalarArg(ScalarType::float16, "scale")}));
+  EXPECT_EQ(polydev::opencl::type_declarations({VectorArg(ScalarType::float16, "h")}), "");
+  EXPECT_EQ(polydev::opencl::type_declarations({ScalarArg(half4, "h")}),
+            "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
+}
+
+TEST(TypeDeclarations, DeclareEachStructOnceAfterWhatItNames) {
+  DTypeRegistry registry;
+  const DType pair =
+      registry.get_or_register_dtype("pair", 8, 4, "typedef struct { int a; float b; } pair;");
+  const DType precise =
+      registry.get_or_register_dtype("precise", 8, 8, "typedef struct { double x; } precise;");
+  const DType both =
+      registry.get_or_register_dtype("both", 24, 8, "typedef struct { pair p; precise q; } both;");
+  const std::vector<Argument> arguments{VectorArg(both, "out"), ScalarArg(pair, "p"),
+                                        VectorArg(pair, "in"), ScalarArg(ScalarType::int32, "n")};
+  EXPECT_TRUE(polydev::opencl::needs_fp64(arguments));
+  EXPECT_FALSE(polydev::opencl::needs_fp16(arguments));
+  EXPECT_EQ(polydev::opencl::type_declarations(arguments),
+            "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+            "typedef struct { int a; float b; } pair;\n"
+            "typedef struct { double x; } precise;\n"
+            "typedef struct { pair p; precise q; } both;\n");
+  EXPECT_EQ(polydev::opencl::type_declarations({ScalarArg(pair, "p"), VectorArg(pair, "q")}),
+            "typedef struct { int a; float b; } pair;\n");
+  EXPECT_EQ(
+      polydev::opencl::type_declarations({VectorArg(ScalarType::float32, "x"),
+                                          ScalarArg(DType::vector(ScalarType::int32, 4), "k")}),
+      "");
+  EXPECT_EQ(
+      polydev::opencl::type_declarations({VectorArg(DType::vector(ScalarType::float64, 2), "x"),
+                                          ScalarArg(DType::vector(ScalarType::float16, 2), "k")}),
+      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+      "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
+}
+
+TEST(ParseCArg, ReadsVectorTypes) {
+  using polydev::opencl::parse_c_arg;
+  EXPECT_EQ(parse_c_arg("__global float4 *v"),
+            Argument(VectorArg(DType::vector(ScalarType::float32, 4), "v")));
+  EXPECT_EQ(parse_c_arg("__global const uchar16 *restrict bytes", true),
+            Argument(VectorArg(DType::vector(ScalarType::uint8, 16), "bytes", true)));
+  EXPECT_EQ(parse_c_arg("int2 offset"),
+            Argument(ScalarArg(DType::vector(ScalarType::int32, 2), "offset")));
+  EXPECT_EQ(parse_c_arg("const double3 w"),
+            Argument(ScalarArg(DType::vector(ScalarType::float64, 3), "w")));
+  EXPECT_EQ(parse_c_arg("__global half8 *h"),
+            Argument(VectorArg(DType::vector(ScalarType::float16, 8), "h")));
+  // OpenCL C's int8 is eight ints, not NumPy's int8 (which OpenCL C calls char).
+  EXPECT_EQ(parse_c_arg("__global int8 *x"),
+            Argument(VectorArg(DType::vector(ScalarType::int32, 8), "x")));
+  EXPECT_EQ(polydev::opencl::declarator(parse_c_arg("__global int8 *x")), "__global int8 *x");
+}
+
+TEST(ParseCArg, ReadsRegisteredStructsFromTheRegistryGiven) {
+  DTypeRegistry registry;
+  const DType pair =
+      registry.get_or_register_dtype("pair", 8, 4, "typedef struct { int a; float b; } pair;");
+  using polydev::opencl::parse_c_arg;
+  EXPECT_EQ(parse_c_arg("__global const pair *pairs", false, registry),
+            Argument(VectorArg(pair, "pairs")));
+  EXPECT_EQ(parse_c_arg("pair p", true, registry), Argument(ScalarArg(pair, "p")));
+  // The process registry does not hold this registry's structs.
+  expect_error([] { parse_c_arg("pair p"); },
+               {"kernel argument 'pair p': unknown argument type 'pair'", "register it with"});
+  const auto arguments =
+      polydev::opencl::parse_arg_list("__global pair *out, pair p, uint n", true, registry);
+  ASSERT_EQ(arguments.size(), 3u);
+  EXPECT_EQ(arguments[0], Argument(VectorArg(pair, "out", true)));
+  EXPECT_EQ(polydev::opencl::parameter_list(arguments),
+            "__global pair *out__base, long out__offset, pair p, unsigned int n");
+}
+
+TEST(ParseCArg, RefusesTypesOpenCLCForbidsAsKernelArguments) {
+  for (const char* type : {"bool", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t"}) {
+    for (const std::string& text :
+         {std::string(type) + " x", "__global " + std::string(type) + " *x",
+          "const " + std::string(type) + " x"}) {
+      expect_error([&] { polydev::opencl::parse_c_arg(text); },
+                   {"kernel argument '" + text + "': '" + type +
+                    "' cannot be a kernel argument in OpenCL C"});
+    }
+  }
+  expect_error([] { polydev::opencl::parse_c_arg("bool flag"); },
+               {"'bool' cannot be a kernel argument in OpenCL C", "use char or uchar"});
+  expect_error([] { polydev::opencl::parse_c_arg("__global size_t *sizes"); },
+               {"CL_DEVICE_ADDRESS_BITS", "use uint or ulong"});
+  expect_error([] { polydev::opencl::parse_c_arg("__global float4 **v"); },
+               {"pointers to pointers", "OpenCL C 1.2 and earlier forbid them"});
+}
+
+TEST(ParseCArg, TypeNamesAreOpenCLCs) {
+  expect_error([] { polydev::opencl::parse_c_arg("float32 x"); },
+               {"kernel argument 'float32 x'",
+                "'float32' is NumPy's name for the OpenCL C "
+                "type 'float'"});
+  expect_error([] { polydev::opencl::parse_c_arg("__global float5 *x"); },
+               {"'float5' is not an OpenCL C type", "2, 3, 4, 8 or 16 components"});
+  expect_error([] { polydev::opencl::parse_c_arg("unsigned int4 x"); },
+               {"unknown argument type 'unsigned int4'"});
+  expect_error([] { polydev::opencl::parse_c_arg("struct pair p"); },
+               {"typedef name it is registered under ('pair')"});
+  expect_error([] { polydev::opencl::parse_c_arg("__global void *p"); },
+               {"unknown argument type 'void'"});
 }
 
 }  // namespace
