@@ -1,0 +1,205 @@
+# Checks of polydev_discover_device_tests' CMake half, run as a CMake script by CTest:
+#
+#   cmake -DMODULE=<PolydevDeviceTests.cmake> -DWORK=<folder> -DGENERATOR=<generator> -P <this file>
+#
+# Each case configures a small project whose "test binary" is a shell script that prints a fixed
+# --gtest_list_tests listing, then reads the entries CTest makes of it (ctest --show-only=json-v1):
+# the entries per device with their filters, XML files, resources and disabled groups, and the
+# configure errors of bad arguments.
+
+foreach(variable IN ITEMS MODULE WORK GENERATOR)
+  if(NOT DEFINED ${variable})
+    message(FATAL_ERROR "discover_device_tests_checks.cmake needs -D${variable}=...")
+  endif()
+endforeach()
+# A failed check: reported at once, counted at the end (in a global property, since checks fail
+# inside functions).
+function(fail message)
+  message(SEND_ERROR "${message}")
+  set_property(GLOBAL APPEND PROPERTY polydev_failed_checks "${message}")
+endfunction()
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+
+# The listing of a binary with host tests, a disabled test, a device whose only test is disabled,
+# a placeholder, a typed suite and comments that hold characters CMake lists and brackets treat
+# specially.
+file(
+  WRITE "${WORK}/listing.txt"
+  "Running main() from gtest_main.cc\n"
+  "HostSuite.\n"
+  "  Works\n"
+  "  DISABLED_Off\n"
+  "OpenCL/Saxpy.\n"
+  "  Runs/opencl_pocl_cpu_0  # GetParam() = opencl_pocl_cpu_0 ('cpu' on 'PoCL')\n"
+  "  Runs/opencl_pocl_cpu_1  # GetParam() = a ; b ]=] [ c\n"
+  "  DISABLED_Slow/opencl_pocl_cpu_0  # GetParam() = opencl_pocl_cpu_0\n"
+  "OpenCL/Disabled.\n"
+  "  DISABLED_Only/opencl_pocl_gpu_0  # GetParam() = opencl_pocl_gpu_0\n"
+  "OpenCL/Broken.\n"
+  "  Runs/opencl_selector_error  # GetParam() = opencl_selector_error (bad)\n"
+  "CUDA/VectorAdd.\n"
+  "  Runs/no_cuda_device  # GetParam() = no_cuda_device (CUDA unavailable)\n"
+  "Typed/0.  # TypeParam = int\n"
+  "  Works\n")
+file(WRITE "${WORK}/fake_tests.sh" "#!/bin/sh\ncat '${WORK}/listing.txt'\n")
+file(CHMOD "${WORK}/fake_tests.sh" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+     GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+
+# configure(<case> <project body> <ok|error> <regex>): configures a project whose CMakeLists holds
+# the helper, an imported test binary `fake` (the script above) and an imported polydev::tool, and
+# then <project body>; it must end as expected with <regex> in its output.
+function(configure case body expected regex)
+  set(source "${WORK}/${case}")
+  file(
+    WRITE "${source}/CMakeLists.txt"
+    "cmake_minimum_required(VERSION 3.25)\n"
+    "project(${case} LANGUAGES NONE)\n"
+    "enable_testing()\n"
+    "include(\"${MODULE}\")\n"
+    "add_executable(fake IMPORTED)\n"
+    "set_target_properties(fake PROPERTIES IMPORTED_LOCATION \"${WORK}/fake_tests.sh\")\n"
+    "add_executable(polydev::tool IMPORTED)\n"
+    "set_target_properties(polydev::tool PROPERTIES IMPORTED_LOCATION /bin/true)\n"
+    "${body}\n")
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" -S "${source}" -B "${source}/build" -G "${GENERATOR}" ${ARGN}
+    OUTPUT_VARIABLE output
+    ERROR_VARIABLE output
+    RESULT_VARIABLE result)
+  # (CMake wraps the lines of its messages.)
+  string(REGEX REPLACE "[ \n]+" " " output "${output}")
+  if(result EQUAL 0)
+    set(outcome ok)
+  else()
+    set(outcome error)
+  endif()
+  if(NOT outcome STREQUAL expected OR NOT output MATCHES "${regex}")
+    fail("${case}: expected ${expected} with '${regex}', got ${outcome}:\n${output}")
+  endif()
+endfunction()
+
+# The entries of a configured case: sets <case>_names and, per entry, <case>_<index>_test (the JSON
+# object of the test).
+function(read_entries case)
+  execute_process(
+    COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK}/${case}/build" --show-only=json-v1
+    OUTPUT_VARIABLE json
+    ERROR_VARIABLE errors
+    RESULT_VARIABLE result)
+  if(NOT result EQUAL 0)
+    fail("${case}: ctest --show-only failed: ${errors}")
+    return()
+  endif()
+  string(JSON count LENGTH "${json}" tests)
+  set(names "")
+  math(EXPR last "${count} - 1")
+  foreach(index RANGE ${last})
+    string(JSON test GET "${json}" tests ${index})
+    string(JSON name GET "${test}" name)
+    list(APPEND names "${name}")
+    string(MAKE_C_IDENTIFIER "${name}" id)
+    set(${case}_${id} "${test}" PARENT_SCOPE)
+  endforeach()
+  set(${case}_names "${names}" PARENT_SCOPE)
+endfunction()
+
+# expect_entry(<case> <name> <regex>...): the entry exists and its JSON matches every regex.
+function(expect_entry case name)
+  string(MAKE_C_IDENTIFIER "${name}" id)
+  if(NOT DEFINED ${case}_${id})
+    fail("${case}: no entry '${name}' among: ${${case}_names}")
+    return()
+  endif()
+  foreach(regex IN LISTS ARGN)
+    if(NOT "${${case}_${id}}" MATCHES "${regex}")
+      fail("${case}: entry '${name}' does not match '${regex}':\n${${case}_${id}}")
+    endif()
+  endforeach()
+endfunction()
+
+# An entry per device, placeholder and the host tests; resources for devices only; a device whose
+# tests are all disabled is a disabled entry.
+configure(device_entries "polydev_discover_device_tests(fake GRANULARITY device)" ok "")
+read_entries(device_entries)
+set(expected_names
+    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;polydev_resource_spec"
+)
+list(SORT expected_names)
+set(names "${device_entries_names}")
+list(SORT names)
+if(NOT names STREQUAL expected_names)
+  fail("device_entries: entries '${names}', expected '${expected_names}'")
+endif()
+set(results "${WORK}/device_entries/build/polydev_results/fake")
+expect_entry(
+  device_entries fake/opencl_pocl_cpu_0 "--gtest_filter=\\*/opencl_pocl_cpu_0\""
+  "--gtest_output=xml:${results}/opencl_pocl_cpu_0.xml\"" "\"\\.type\" : \"opencl_pocl_cpu_0\""
+  "polydev: every test of this run was skipped" "polydev_resource_spec")
+expect_entry(device_entries fake/opencl_pocl_cpu_1 "--gtest_filter=\\*/opencl_pocl_cpu_1\""
+             "\"\\.type\" : \"opencl_pocl_cpu_1\"")
+expect_entry(device_entries fake/opencl_pocl_gpu_0 "\"DISABLED\"")
+expect_entry(
+  device_entries fake/host
+  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*/no_opencl_device:\\*/no_cuda_device:\\*/polydev_require_devices_error\""
+  "--gtest_output=xml:${results}/host.xml\"")
+foreach(unresourced IN ITEMS fake/host fake/opencl_selector_error fake/no_cuda_device
+                             fake/opencl_pocl_cpu_0)
+  string(MAKE_C_IDENTIFIER "${unresourced}" id)
+  if(NOT unresourced STREQUAL "fake/opencl_pocl_cpu_0" AND "${device_entries_${id}}" MATCHES
+                                                           "RESOURCE_GROUPS")
+    fail("device_entries: ${unresourced} holds a resource:\n${device_entries_${id}}")
+  endif()
+  if("${device_entries_${id}}" MATCHES "\"DISABLED\"")
+    fail("device_entries: ${unresourced} is disabled:\n${device_entries_${id}}")
+  endif()
+endforeach()
+
+# Prefix, suffix, extra arguments, properties and an XML folder of one's own.
+configure(
+  device_options
+  "polydev_discover_device_tests(fake GRANULARITY device TEST_PREFIX pre. TEST_SUFFIX .post
+   EXTRA_ARGS --gtest_repeat=2 PROPERTIES LABELS gpu XML_OUTPUT_DIR \${CMAKE_BINARY_DIR}/xml)" ok
+  "")
+read_entries(device_options)
+expect_entry(
+  device_options pre.fake/opencl_pocl_cpu_0.post "--gtest_repeat=2"
+  "--gtest_output=xml:${WORK}/device_options/build/xml/pre.fake.post/opencl_pocl_cpu_0.xml\""
+  "\"LABELS\"[^]]*\"gpu\"")
+
+# The cache variable chooses when the call does not.
+configure(cache_instance "polydev_discover_device_tests(fake)" ok ""
+          -DPOLYDEV_CTEST_GRANULARITY=instance)
+read_entries(cache_instance)
+expect_entry(cache_instance OpenCL/Saxpy.Runs/opencl_pocl_cpu_0
+             "--gtest_filter=OpenCL/Saxpy.Runs/opencl_pocl_cpu_0\""
+             "\"\\.type\" : \"opencl_pocl_cpu_0\"")
+configure(cache_default "polydev_discover_device_tests(fake)" ok "")
+read_entries(cache_default)
+expect_entry(cache_default fake/opencl_pocl_cpu_0)
+configure(argument_wins "polydev_discover_device_tests(fake GRANULARITY instance)" ok ""
+          -DPOLYDEV_CTEST_GRANULARITY=device)
+read_entries(argument_wins)
+expect_entry(argument_wins OpenCL/Saxpy.Runs/opencl_pocl_cpu_0)
+
+# Bad input: a configure error that names what was wrong and what is right.
+configure(bad_argument "polydev_discover_device_tests(fake GRANULARITY devices)" error
+          "GRANULARITY 'devices' is not a granularity; expected 'device' .* or 'instance'")
+configure(bad_cache "polydev_discover_device_tests(fake)" error
+          "POLYDEV_CTEST_GRANULARITY 'Device' is not a granularity; expected 'device'"
+          -DPOLYDEV_CTEST_GRANULARITY=Device)
+configure(device_filter "polydev_discover_device_tests(fake GRANULARITY device TEST_FILTER Saxpy.*)"
+          error "TEST_FILTER 'Saxpy.\\*' cannot be combined with the device filter")
+configure(device_post_build
+          "polydev_discover_device_tests(fake GRANULARITY device DISCOVERY_MODE POST_BUILD)" error
+          "DISCOVERY_MODE 'POST_BUILD' is not supported")
+configure(device_unknown "polydev_discover_device_tests(fake GRANULARITY device NO_SUCH_OPTION 1)"
+          error "unknown arguments 'NO_SUCH_OPTION;1'")
+
+get_property(failed GLOBAL PROPERTY polydev_failed_checks)
+list(LENGTH failed failures)
+if(failures GREATER 0)
+  message(FATAL_ERROR "${failures} check(s) of polydev_discover_device_tests failed")
+endif()
+message(STATUS "polydev_discover_device_tests: every check passed")
