@@ -1,4 +1,4 @@
-// polydev report: parse_gtest_xml on any bytes, then the matrix and its three renderings.
+// polydev report: parse_report_xml on any bytes, then the matrix and its three renderings.
 //
 // Input: the text of a report file.
 //
@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view xml(reinterpret_cast<const char*>(data), size);
   std::string message;
   const auto results = polydev_fuzz::result_or_rejection<polydev::report::input_error>(
-      [&] { return polydev::report::parse_gtest_xml(xml, "fuzz.xml"); }, "parse_gtest_xml",
+      [&] { return polydev::report::parse_report_xml(xml, "fuzz.xml"); }, "parse_report_xml",
       &message);
   if (!results) {
     require(message.rfind("fuzz.xml:", 0) == 0, "an input error without the file: " + message);

@@ -1,6 +1,7 @@
 #include "matrix.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -29,11 +30,23 @@ struct Placement {
   std::string test;    // row name
 };
 
+// A name that polydev gives a device ("opencl_pocl_cpu_0", "cuda_nvidia_h200_pci_00_07"): the rule
+// by which polydev_discover_device_tests gives an entry its device's CTest resource.
+bool looks_like_device_key(const std::string& instance) {
+  std::size_t prefix = 0;
+  if (instance.rfind("opencl_", 0) == 0) prefix = 7;
+  if (instance.rfind("cuda_", 0) == 0) prefix = 5;
+  return prefix != 0 && instance.size() > prefix &&
+         instance.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_", prefix) ==
+             std::string::npos;
+}
+
 Placement place(const CaseResult& result, const std::set<std::string>& known_keys) {
   const std::string instance = instance_of(result.name);
   const auto row = [&](bool strip) {
     const std::string name =
         strip ? result.name.substr(0, result.name.size() - instance.size() - 1) : result.name;
+    if (result.suite.empty()) return name;
     return name.empty() ? result.suite : result.suite + "." + name;
   };
   if (!instance.empty() && is_placeholder(instance)) {
@@ -45,11 +58,114 @@ Placement place(const CaseResult& result, const std::set<std::string>& known_key
   if (!instance.empty() && known_keys.count(instance)) {
     return {ColumnKind::device, instance, row(true)};
   }
+  // A CTest entry has no properties: its name is all there is. polydev_discover_device_tests
+  // names an entry of a device "<binary>/<device key>", of the tests without one "<binary>/host".
+  if (result.source == Source::ctest && looks_like_device_key(instance)) {
+    return {ColumnKind::device, instance, row(true)};
+  }
+  if (result.source == Source::ctest && instance == "host" && result.suite.empty()) {
+    return {ColumnKind::host, kHost, row(true)};
+  }
   return {ColumnKind::host, kHost, row(false)};
 }
 
 std::string location(const CaseResult& result) {
   return result.file + ":" + std::to_string(result.line);
+}
+
+// The CTest entry's name, as CTest's file had it.
+std::string entry_name(const CaseResult& result) {
+  return result.suite.empty() ? result.name : result.suite + "." + result.name;
+}
+
+// Whether the GoogleTest results of a report file failed, by the file's path without ".xml" and by
+// every shorter path of it ("a/b/c", "b/c", "c"). A shorter path of several files names none.
+struct ReportVerdict {
+  std::size_t results = 0;
+  bool failed = false;
+  bool ambiguous = false;
+};
+
+std::map<std::string, ReportVerdict> reports_by_path(const std::vector<CaseResult>& results) {
+  std::map<std::string, ReportVerdict> by_file;
+  for (const CaseResult& result : results) {
+    if (result.source != Source::gtest) continue;
+    ReportVerdict& verdict = by_file[result.file];
+    ++verdict.results;
+    verdict.failed = verdict.failed || result.run_failed;
+  }
+  std::map<std::string, ReportVerdict> reports;
+  for (const auto& [file, verdict] : by_file) {
+    if (file.size() <= 4 || file.compare(file.size() - 4, 4, ".xml") != 0) continue;
+    const std::string path = file.substr(0, file.size() - 4);
+    for (std::size_t at = path.size(); at != std::string::npos && at > 0;
+         at = path.rfind('/', at - 1)) {
+      const std::string shorter = at == path.size() ? path : path.substr(at + 1);
+      if (shorter.empty()) continue;
+      const auto [found, added] = reports.emplace(shorter, verdict);
+      if (!added) found->second.ambiguous = true;
+    }
+  }
+  return reports;
+}
+
+// The results without the CTest entries that a GoogleTest report of the same run covers: CTest
+// runs an entry with the report written to "<DIR>/<entry name>.xml" (gtest_discover_tests'
+// XML_OUTPUT_DIR; polydev_discover_device_tests for an entry of a device), so the report holds
+// the entry's tests one by one. The entry adds nothing where both agree on whether something
+// failed, and stays where CTest says more: it failed after a report that passed (a crash at exit,
+// a sanitizer, a timeout), or the report is empty.
+std::vector<CaseResult> without_covered_entries(const std::vector<CaseResult>& results) {
+  const std::map<std::string, ReportVerdict> reports = reports_by_path(results);
+  std::vector<CaseResult> kept;
+  for (const CaseResult& result : results) {
+    if (result.source == Source::ctest) {
+      const auto report = reports.find(entry_name(result));
+      if (report != reports.end() && !report->second.ambiguous && report->second.results > 0 &&
+          report->second.failed == result.run_failed) {
+        continue;
+      }
+    }
+    kept.push_back(result);
+  }
+  return kept;
+}
+
+// A CTest entry and the GoogleTest report that its run wrote are one result seen twice, also
+// where the report is not named after the entry (given by hand with --gtest_output). The entry adds
+// nothing where both agree on whether the test failed, and is kept where CTest says more: it failed
+// an entry whose report passed (a crash or a sanitizer after the report was written, a timeout).
+void reconcile(Cell& cell) {
+  const auto from = [&](Source source) {
+    return std::any_of(cell.results.begin(), cell.results.end(),
+                       [&](const CaseResult& result) { return result.source == source; });
+  };
+  if (!from(Source::gtest) || !from(Source::ctest)) return;
+  const bool gtest_failed = std::any_of(
+      cell.results.begin(), cell.results.end(),
+      [](const CaseResult& result) { return result.source == Source::gtest && result.run_failed; });
+  cell.results.erase(std::remove_if(cell.results.begin(), cell.results.end(),
+                                    [&](const CaseResult& result) {
+                                      return result.source == Source::ctest &&
+                                             result.run_failed == gtest_failed;
+                                    }),
+                     cell.results.end());
+  cell.outcome = cell.results.front().outcome;
+  for (const CaseResult& result : cell.results) {
+    if (severity(result.outcome) > severity(cell.outcome)) cell.outcome = result.outcome;
+  }
+}
+
+// Several results of one source in a device cell: the same file given twice, a rerun, identical
+// runners.
+bool overlaps(const Cell& cell) {
+  for (Source source : {Source::gtest, Source::ctest}) {
+    if (std::count_if(cell.results.begin(), cell.results.end(),
+                      [&](const CaseResult& result) { return result.source == source; }) > 1) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -80,7 +196,8 @@ std::size_t Matrix::ran_on_no_device() const {
       std::count_if(rows.begin(), rows.end(), [](const Row& row) { return row.ran_on_no_device; }));
 }
 
-Matrix build_matrix(const std::vector<CaseResult>& results) {
+Matrix build_matrix(const std::vector<CaseResult>& all_results) {
+  const std::vector<CaseResult> results = without_covered_entries(all_results);
   std::set<std::string> known_keys;
   for (const CaseResult& result : results) {
     const std::string key = property(result, "polydev_device_key");
@@ -119,7 +236,7 @@ Matrix build_matrix(const std::vector<CaseResult>& results) {
   }
 
   Matrix matrix;
-  matrix.result_count = results.size();
+  matrix.result_count = all_results.size();
   if (has_host) matrix.columns.push_back({ColumnKind::host, kHost, "", "", ""});
   for (auto& [key, column] : devices) matrix.columns.push_back(std::move(column));
   if (has_no_device) matrix.columns.push_back({ColumnKind::no_device, kNoDevice, "", "", ""});
@@ -132,6 +249,7 @@ Matrix build_matrix(const std::vector<CaseResult>& results) {
     bool ran_somewhere = false;
     bool all_skipped = true;
     for (auto& [column, cell] : cells) {
+      reconcile(cell);
       const std::size_t index = column_index.at(column);
       if (matrix.columns[index].kind != ColumnKind::no_device) {
         ran_somewhere = true;
@@ -140,7 +258,7 @@ Matrix build_matrix(const std::vector<CaseResult>& results) {
       // Every device shard and every machine of a CI matrix runs the host tests and writes the
       // placeholders of its suites without a device, so several of those are the rule; two
       // results of one device are not (the same file twice, a rerun, identical runners).
-      if (cell.results.size() > 1 && matrix.columns[index].kind == ColumnKind::device) {
+      if (overlaps(cell) && matrix.columns[index].kind == ColumnKind::device) {
         std::string where;
         for (const CaseResult& result : cell.results) {
           where += (where.empty() ? "" : ", ") + location(result);

@@ -1,7 +1,8 @@
 #pragma once
 
-// The results of one or more GoogleTest reports arranged as a matrix test x device, with the tests
-// that deserve a look flagged. What `polydev report` prints as text, JSON and HTML.
+// The results of one or more reports (GoogleTest XML, CTest JUnit) arranged as a matrix test x
+// device, with the tests that deserve a look flagged. What `polydev report` prints as text, JSON
+// and HTML.
 
 #include <cstddef>
 #include <map>
@@ -33,7 +34,8 @@ struct Column {
 
 /// Every result of one test on one column. Usually one; several when reports overlap (the same
 /// test on the same device key in two files, e.g. two CI runners with identical devices, or a
-/// rerun): the cell then shows the worst of them (`severity`) and keeps them all.
+/// rerun) or CTest says more than GoogleTest's report: the cell then shows the worst of them
+/// (`severity`) and keeps them all.
 struct Cell {
   Outcome outcome = Outcome::pass;  ///< the worst of `results`
   std::vector<CaseResult> results;  ///< in the order read
@@ -68,9 +70,15 @@ struct Matrix {
 ///
 /// A test case is a device instance when it has the property `polydev_device_key` and its name
 /// ends in "/<that key>", or when its name ends in "/<key>" for a key that another test case
-/// recorded; its row is "<suite>.<name without the key>". A name ending in a placeholder
-/// ("/no_opencl_device", "/opencl_selector_error", ...) goes to the "no device" column. Anything
-/// else is a host test, its row the full "<suite>.<name>".
+/// recorded; its row is "<suite>.<name without the key>". A CTest entry, which has no properties,
+/// is a device instance when its name ends in "/opencl_..." or "/cuda_..." (letters, digits and
+/// '_'), the names polydev gives devices. A name ending in a placeholder ("/no_opencl_device",
+/// "/opencl_selector_error", ...) goes to the "no device" column. Anything else is a host test,
+/// its row the full "<suite>.<name>".
+///
+/// A cell with both a CTest entry and GoogleTest results (the entry's run wrote the XML) keeps the
+/// entry only where it disagrees on whether the test failed: CTest failed it after a report that
+/// passed (a crash at exit, a timeout). Only several results of one source are an overlap.
 Matrix build_matrix(const std::vector<CaseResult>& results);
 
 }  // namespace polydev::report

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -37,6 +38,17 @@ std::string readable_message(const std::string& message) {
     text += (text.empty() ? "" : "\n") + line;
   }
   return text;
+}
+
+std::vector<std::string> message_locations(const std::string& message) {
+  std::vector<std::string> found;
+  std::istringstream lines(message);
+  for (std::string line; std::getline(lines, line);) {
+    if (is_location(line) && std::find(found.begin(), found.end(), line) == found.end()) {
+      found.push_back(line);
+    }
+  }
+  return found;
 }
 
 }  // namespace polydev::report

@@ -1,7 +1,8 @@
 #pragma once
 
-// The results of one GoogleTest XML report, as plain values: what `polydev report` reads before it
-// arranges them into a matrix. Parsing works on text, so that it is tested without files.
+// The results of one report (GoogleTest's XML or CTest's JUnit file), as plain values: what
+// `polydev report` reads before it arranges them into a matrix. Parsing works on text, so that it
+// is tested without files.
 
 #include <map>
 #include <string>
@@ -13,7 +14,7 @@
 namespace polydev::report {
 
 /// What one test instance did. `xfail` and `xpass` come from the `polydev_expectation` property
-/// (see `parse_gtest_xml`).
+/// (see `parse_report_xml`).
 enum class Outcome { pass, fail, skip, xfail, xpass };
 
 /// "pass", "fail", "skip", "xfail", "xpass": the outcome's name in JSON.
@@ -27,21 +28,36 @@ const char* cell_label(Outcome outcome);
 /// fail > xpass > xfail > pass > skip.
 int severity(Outcome outcome);
 
+/// Which kind of report a result was read from.
+enum class Source {
+  gtest,  ///< a <testcase> of GoogleTest's XML: one test instance, with its properties
+  ctest,  ///< an entry of CTest's JUnit file: one instance (gtest_discover_tests), or a batch
+};
+
 /// One `<testcase>` of a report.
 struct CaseResult {
-  std::string suite;  ///< the `<testsuite>` name: "OpenCL/Saxpy", "CTestResourceSpec"
-  std::string name;   ///< the `<testcase>` name: "MatchesHostResult/opencl_pocl_cpu_0"
+  /// GoogleTest: the `<testsuite>` name ("OpenCL/Saxpy"). CTest: the entry's name up to its first
+  /// '.', which is GoogleTest's suite for the entries of gtest_discover_tests; "" when it has no
+  /// '.' (an entry of a device, "my_tests/opencl_pocl_cpu_0", or of a whole binary).
+  std::string suite;
+  /// GoogleTest: the `<testcase>` name ("MatchesHostResult/opencl_pocl_cpu_0"). CTest: the rest
+  /// of the entry's name after that '.', or all of it.
+  std::string name;
+  Source source = Source::gtest;
   Outcome outcome = Outcome::pass;
-  std::string message;  ///< every failure's message (blank-line separated), or the skip's
+  /// Every failure's message (blank-line separated), or the skip's; each starts with the
+  /// "FILE:LINE" line of where it was recorded when the report says.
+  std::string message;
   std::map<std::string, std::string> properties;  ///< `<property>` elements (RecordProperty)
-  /// GoogleTest reported the test case failed (a `<failure>` or `<error>`), whatever `outcome`
-  /// says: an XPASS that failed the run (a strict xfail entry) fails the report too.
+  /// The report says the test case failed (a `<failure>` or `<error>`; CTest: the entry failed),
+  /// whatever `outcome` says: an XPASS that failed the run (a strict xfail entry) fails the report
+  /// too.
   bool run_failed = false;
   std::string file;  ///< the report it came from
   int line = 0;      ///< line of the `<testcase>` element there
 };
 
-/// Input that is not a GoogleTest XML report. `what()` is "FILE:LINE: what is wrong; what was
+/// Input that is not a report polydev reads. `what()` is "FILE:LINE: what is wrong; what was
 /// expected".
 class input_error : public error {
  public:
@@ -54,12 +70,12 @@ class input_error : public error {
   int line_;
 };
 
-/// Reads a report written by GoogleTest's `--gtest_output=xml` (`<testsuites>` of `<testsuite>` of
-/// `<testcase>`). `file` names it in results and errors.
+/// Reads a report: GoogleTest's XML (`--gtest_output=xml`, root `<testsuites>`) or CTest's JUnit
+/// file (`ctest --output-junit`, root `<testsuite>`). `file` names it in results and errors.
 ///
-/// A test case failed when it has a `<failure>` (or JUnit's `<error>`) element; it was skipped when
-/// its `result` is "skipped" or it has a `<skipped>` element, or when GoogleTest did not run it
-/// (`status="notrun"`, `result="suppressed"`: a disabled test); otherwise it passed.
+/// GoogleTest: a test case failed when it has a `<failure>` (or JUnit's `<error>`) element; it was
+/// skipped when its `result` is "skipped" or it has a `<skipped>` element, or when GoogleTest did
+/// not run it (`status="notrun"`, `result="suppressed"`: a disabled test); otherwise it passed.
 ///
 /// Expected failures: a test case with the property `polydev_expectation` = "xfail" was expected
 /// to fail. The property `polydev_expectation_result`, "failed" or "passed", says what the test
@@ -69,8 +85,15 @@ class input_error : public error {
 /// pass is "xpass", and a failure stays "fail" (a failure is never taken for the expected one
 /// unless the fixture says so). Any other value of either property is an error.
 ///
-/// @throws input_error for malformed XML, a document that is not a GoogleTest report, or a value
-/// GoogleTest does not write, with the line.
-std::vector<CaseResult> parse_gtest_xml(std::string_view xml, const std::string& file);
+/// CTest: each `<testcase>` is an entry, its `status` "run" (pass), "fail", "notrun" or
+/// "disabled" (skip). A "notrun" entry was skipped when CTest's reason is
+/// SKIP_REGULAR_EXPRESSION_MATCHED or SKIP_RETURN_CODE=N; any other reason (a missing executable
+/// or required file, a failed fixture) is a failure, as CTest counts it. Messages come from the
+/// GoogleTest output in `<system-out>`; polydev's expected failures are recognized there by the
+/// fixtures' words ("expected failure: ", "unexpected pass of an xfail entry: ").
+///
+/// @throws input_error for malformed XML, a document that is neither report, or a value its writer
+/// does not write, with the line.
+std::vector<CaseResult> parse_report_xml(std::string_view xml, const std::string& file);
 
 }  // namespace polydev::report

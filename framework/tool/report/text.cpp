@@ -1,7 +1,6 @@
 // The text form of a report: a matrix narrow enough for a CI log however long the device keys are
 // (columns are numbered; the legend above names them).
 #include <algorithm>
-#include <set>
 #include <sstream>
 
 #include "io/printable.hpp"
@@ -11,7 +10,7 @@ namespace polydev::report {
 
 namespace {
 
-constexpr std::size_t kReasonsShown = 2;  // per flagged test
+constexpr std::size_t kLocationsShown = 2;  // per reason
 
 // Everything a report holds (names, keys, drivers, messages) is shown with its control
 // characters and ill-formed UTF-8 escaped: a report is a file anyone may have written.
@@ -60,12 +59,13 @@ void write_columns(const Matrix& matrix, std::ostringstream& out) {
       out << "no device: the suite's placeholder (no_opencl_device, no_cuda_device: skip; "
              "*_selector_error,\n        polydev_require_devices_error: fail)\n";
     } else {
-      out << pad(shown(column.id), key_width) << "  "
-          << (column.name.empty() ? "?" : shown(column.name));
+      // A device known only from CTest's file has no name, platform or driver: its key it is.
+      std::string line = pad(shown(column.id), key_width) + "  " + shown(column.name);
       std::string details = shown(column.platform);
       if (!column.driver.empty()) details += (details.empty() ? "" : ", ") + shown(column.driver);
-      if (!details.empty()) out << " (" << details << ")";
-      out << '\n';
+      if (!details.empty()) line += " (" + details + ")";
+      line.erase(line.find_last_not_of(' ') + 1);
+      out << line << '\n';
     }
   }
 }
@@ -109,48 +109,54 @@ void write_matrix(const Matrix& matrix, std::ostringstream& out) {
       << " skipped on every device, " << matrix.ran_on_no_device() << " ran on no device\n";
 }
 
-// Every failure and unexpected pass with its message.
+// Every failure and unexpected pass: the tests and devices that have a message, then the message
+// once (a selector error fails every test of its suites with the same words).
 void write_failures(const Matrix& matrix, std::ostringstream& out) {
-  bool heading = false;
-  for (const Row& row : matrix.rows) {
-    for (const auto& [index, cell] : row.cells) {
-      for (const CaseResult& result : cell.results) {
-        if (result.outcome != Outcome::fail && result.outcome != Outcome::xpass) continue;
-        if (!heading) out << "\nfailures and unexpected passes:\n";
-        heading = true;
-        out << "  " << cell_label(result.outcome) << ' ' << shown(row.test) << " on "
-            << column_label(matrix, index) << " (" << shown(result.file) << ':' << result.line
-            << ")\n";
-        std::string message = detail::printable_text(readable_message(result.message));
-        if (message.empty() && result.outcome == Outcome::xpass) message = kUnexpectedPass;
-        out << indent(message, "      ");
-      }
+  const std::vector<MessageGroup> groups = group_messages(matrix, {Outcome::fail, Outcome::xpass});
+  if (groups.empty()) return;
+  out << "\nfailures and unexpected passes:\n";
+  for (const MessageGroup& group : groups) {
+    for (const Occurrence& occurrence : group.occurrences) {
+      const CaseResult& result = *occurrence.result;
+      out << "  " << cell_label(result.outcome) << ' ' << shown(matrix.rows[occurrence.row].test)
+          << " on " << column_label(matrix, occurrence.column) << " (" << shown(result.file) << ':'
+          << result.line << ")\n";
     }
+    out << indent(detail::printable_text(group.message), "      ");
   }
 }
 
-// Tests skipped on every device or run on none, with a few of their reasons.
+// Every reason of a skip or an expected failure once, with how many results have it and where it
+// was recorded (a polydev.yaml entry, the test's line).
+void write_reasons(const Matrix& matrix, std::ostringstream& out) {
+  const std::vector<MessageGroup> groups = group_messages(matrix, {Outcome::skip, Outcome::xfail});
+  if (groups.empty()) return;
+  out << "\nreasons for skips and expected failures:\n";
+  for (const MessageGroup& group : groups) {
+    out << "  " << group.occurrences.size() << ' ' << cell_label(group.outcome);
+    for (std::size_t i = 0; i < group.locations.size() && i < kLocationsShown; ++i) {
+      out << (i ? ", " : " at ") << shown(group.locations[i]);
+    }
+    if (group.locations.size() > kLocationsShown) {
+      out << " and " << group.locations.size() - kLocationsShown << " more places";
+    }
+    out << '\n'
+        << indent(
+               detail::printable_text(group.message.empty() ? "(no reason given)" : group.message),
+               "      ");
+  }
+}
+
+// Tests skipped on every device or run on none. Their reasons are listed above, each once: a
+// selector error that flags every test of a suite is not repeated for each.
 void write_flagged(const Matrix& matrix, std::ostringstream& out) {
   bool heading = false;
   for (const Row& row : matrix.rows) {
     if (!row.skipped_everywhere && !row.ran_on_no_device) continue;
-    if (!heading) out << "\nflagged:\n";
+    if (!heading) out << "\nflagged (their reasons are listed above):\n";
     heading = true;
     out << "  " << shown(row.test) << ": "
         << (row.skipped_everywhere ? "skipped on every device" : "ran on no device") << '\n';
-    // Reasons usually name the device, so there may be one per device; a few tell the story.
-    std::set<std::string> reasons;
-    for (const auto& [index, cell] : row.cells) {
-      for (const CaseResult& result : cell.results) {
-        const std::string reason = detail::printable_text(readable_message(result.message));
-        if (reason.empty() || !reasons.insert(reason).second) continue;
-        if (reasons.size() <= kReasonsShown) out << indent(reason, "      ");
-      }
-    }
-    if (reasons.size() > kReasonsShown) {
-      out << "      (" << reasons.size() - kReasonsShown << " more; all of them in --json and "
-          << "--html)\n";
-    }
   }
 }
 
@@ -164,6 +170,7 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
   write_columns(matrix, out);
   write_matrix(matrix, out);
   write_failures(matrix, out);
+  write_reasons(matrix, out);
   write_flagged(matrix, out);
   return out.str();
 }

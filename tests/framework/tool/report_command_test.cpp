@@ -1,10 +1,12 @@
 // `polydev report`, run as a process: on reports that a real device run of the policy probe writes
-// (two device shards merged), and on files written here for each exit status and each bad input.
+// (two device shards merged; CTest's JUnit file and the per-entry XML folder of a real ctest run),
+// and on files written here for each exit status and each bad input.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <regex>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/probe.hpp"
 #include "support/run_process.hpp"
 
 namespace {
@@ -61,7 +64,8 @@ const std::string kXfail = "<property name=\"polydev_expectation\" value=\"xfail
 TEST(ReportCommand, HelpIsNotAnError) {
   const ProcessResult result = report({"--help"});
   EXPECT_EQ(result.exit_code, 0);
-  EXPECT_THAT(result.output, StartsWith("usage: polydev report [--html OUT.html]"));
+  EXPECT_THAT(result.output,
+              StartsWith("usage: polydev report [--html OUT.html [--source-url URL"));
 }
 
 TEST(ReportCommand, BadUsageExitsWithTwoAndSaysWhy) {
@@ -70,10 +74,17 @@ TEST(ReportCommand, BadUsageExitsWithTwoAndSaysWhy) {
     std::string message;
   };
   const std::vector<Case> cases{
-      {{}, "no report given; expected one or more GoogleTest XML files"},
+      {{}, "no report given; expected GoogleTest XML files, CTest's JUnit file or folders of them"},
       {{"--html"}, "--html needs a file name"},
       {{"--html=", "a.xml"}, "--html needs a file name"},
       {{"--verbose", "a.xml"}, "unknown option '--verbose'"},
+      {{"--source-url", "https://example.org/", "a.xml"},
+       "--source-url links the files that the --html page names; expected --html OUT.html with it"},
+      {{"--html", "r.html", "--source-root", ".", "a.xml"},
+       "--source-root needs --source-url, the URL that shows that folder"},
+      {{"--html", "r.html", "--source-url", "javascript:alert(1)", "a.xml"},
+       "--source-url 'javascript:alert(1)' is not a URL of files; expected one that starts with "
+       "https://, http:// or file://"},
   };
   for (const Case& bad : cases) {
     const ProcessResult result = report(bad.arguments);
@@ -90,11 +101,29 @@ TEST(ReportCommand, UnreadableFileExitsWithTwo) {
   EXPECT_THAT(result.output, HasSubstr("polydev report: cannot read '" + missing + "'"));
 }
 
-TEST(ReportCommand, ADirectoryIsNotAReport) {
-  const ProcessResult result = report({::testing::TempDir()});
-  EXPECT_EQ(result.exit_code, 2);
-  EXPECT_THAT(result.output, HasSubstr("polydev report: cannot read '" + ::testing::TempDir() +
-                                       "': a directory; expected GoogleTest XML files"));
+// gtest_discover_tests' XML_OUTPUT_DIR writes a report per entry, two folders deep.
+TEST(ReportCommand, AFolderIsReadToAnyDepth) {
+  const std::string folder = temp_path("xml");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder + "/OpenCL/S.T");
+  std::ofstream(folder + "/OpenCL/S.T/opencl_x_0.xml") << one_test("");
+  std::ofstream(folder + "/OpenCL/S.T/opencl_y_0.xml") << one_test("<failure message=\"bad\"/>");
+  const ProcessResult result = report({folder});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("polydev report: 2 results from 2 files"));
+  EXPECT_THAT(result.output, HasSubstr("(" + folder + "/OpenCL/S.T/opencl_y_0.xml:4)"));
+  std::filesystem::remove_all(folder);
+}
+
+TEST(ReportCommand, AFolderWithoutReportsIsNoReport) {
+  const std::string folder = temp_path("empty");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const ProcessResult result = report({folder});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("polydev report: no .xml file in the folder '" + folder +
+                                       "' or below it; expected GoogleTest XML reports"));
+  std::filesystem::remove_all(folder);
 }
 
 TEST(ReportCommand, AMissingFileSaysSo) {
@@ -360,6 +389,117 @@ TEST(ReportCommand, ASelectorErrorOfARealRunFailsTheReport) {
   EXPECT_THAT(result.output, HasSubstr("FAIL CUDA/CudaProbe.DeviceIsDescribed on none"));
   EXPECT_THAT(result.output, HasSubstr("CUDA_DEVICE"));
   EXPECT_THAT(result.output, HasSubstr("<- ran on no device"));
+}
+
+// The environment without the person's device selection, which would leave instances out.
+polydev::test_support::EnvironmentChanges unselected() {
+  polydev::test_support::EnvironmentChanges changes;
+  for (const std::string& variable : polydev::test_support::device_setting_variables()) {
+    changes.emplace(variable, std::nullopt);
+  }
+  return changes;
+}
+
+// The instances of the policy probe, as `--gtest_list_tests` names them ("Suite.Test/instance").
+std::vector<std::string> probe_instances() {
+  const ProcessResult listed = run_process({POLYDEV_PROBE, "--gtest_list_tests"}, unselected());
+  std::vector<std::string> instances;
+  std::istringstream lines(listed.output);
+  std::string suite;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] != ' ' && line.back() == '.') {
+      suite = line;
+    } else if (line.rfind("  ", 0) == 0 && !suite.empty()) {
+      instances.push_back(suite + line.substr(2, line.find(' ', 2) - 2));
+    }
+  }
+  return instances;
+}
+
+// A real ctest run of the policy probe's instances, one entry each as gtest_discover_tests makes
+// them (SKIP_REGULAR_EXPRESSION, an XML report per entry as its XML_OUTPUT_DIR writes it), plus
+// `extra` entries. Returns the JUnit file; the reports are in `xml_dir`.
+std::string ctest_run(const std::string& name, const std::string& xml_dir,
+                      const std::string& extra = "") {
+  const std::string folder = temp_path(name);
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  std::ofstream testfile(folder + "/CTestTestfile.cmake");
+  for (const std::string& instance : probe_instances()) {
+    testfile << "add_test([=[" << instance << "]=] [=[" << POLYDEV_PROBE
+             << "]=] [=[--gtest_filter=" << instance << "]=] [=[--gtest_output=xml:" << xml_dir
+             << "/" << instance << ".xml]=])\n"
+             << "set_tests_properties([=[" << instance
+             << "]=] PROPERTIES SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n";
+  }
+  testfile << extra;
+  testfile.close();
+  const std::string junit = folder + "/junit.xml";
+  const ProcessResult run = run_process(
+      {"/bin/sh", "-c", "cd \"$1\" && exec ctest --output-junit junit.xml", "sh", folder},
+      unselected());
+  EXPECT_TRUE(std::filesystem::exists(junit))
+      << polydev::test_support::defuse_skip_markers(run.output);
+  return junit;
+}
+
+// CTest's JUnit file of a run, the folder of the reports its entries wrote, or both: one matrix
+// of the same cells, no overlap, the device names from the reports.
+TEST(ReportCommand, ReadsCTestsJUnitFileAndTheEntriesReportsOfOneRun) {
+  const std::string xml_dir = temp_path("entry-xml");
+  std::filesystem::remove_all(xml_dir);
+  const std::string junit = ctest_run("ctest", xml_dir);
+  const std::string root = read(junit);
+  ASSERT_THAT(root, HasSubstr("<testsuite")) << "CTest's JUnit dialect";
+  ASSERT_THAT(root, HasSubstr("status=\"run\""));
+
+  const ProcessResult from_junit = report({junit});
+  const ProcessResult from_folder = report({xml_dir});
+  const ProcessResult both = report({junit, xml_dir});
+  for (const ProcessResult* result : {&from_junit, &from_folder, &both}) {
+    EXPECT_EQ(result->exit_code, 0) << result->output;
+    EXPECT_THAT(result->output, HasSubstr(" 0 FAIL, ")) << result->output;
+    EXPECT_THAT(result->output, Not(HasSubstr("warning"))) << result->output;
+    EXPECT_THAT(result->output, HasSubstr("CUDA/CudaProbe.DeviceIsDescribed")) << result->output;
+#if defined(POLYDEV_WITH_OPENCL)
+    EXPECT_THAT(result->output, HasSubstr("OpenCL/OpenCLProbe.FillsAndReadsABuffer  pass"))
+        << result->output;
+#endif
+  }
+  const std::set<std::string> keys = [&] {
+    std::set<std::string> found;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(xml_dir)) {
+      if (entry.is_regular_file()) {
+        const auto file_keys = recorded_keys(read(entry.path().string()));
+        found.insert(file_keys.begin(), file_keys.end());
+      }
+    }
+    return found;
+  }();
+  for (const std::string& key : keys) {
+    EXPECT_THAT(from_junit.output, HasSubstr("  " + key)) << "a column for every device";
+  }
+  // The summary line counts the same cells whichever file told.
+  const auto summary = [](const std::string& output) {
+    return output.substr(output.find("summary: "),
+                         output.find('\n', output.find("summary: ")) - output.find("summary: "));
+  };
+  EXPECT_EQ(summary(from_junit.output), summary(from_folder.output));
+  EXPECT_EQ(summary(both.output), summary(from_folder.output));
+}
+
+// An entry that CTest could not run counts as the failure CTest counts it.
+TEST(ReportCommand, AnEntryCTestCouldNotRunFailsTheReport) {
+  const std::string xml_dir = temp_path("missing-xml");
+  std::filesystem::remove_all(xml_dir);
+  const std::string junit =
+      ctest_run("ctest-missing", xml_dir,
+                "add_test([=[Gone.Test/opencl_gone_0]=] [=[/no/such/test_binary]=])\n");
+  const ProcessResult result = report({junit});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("FAIL Gone.Test on ["));
+  EXPECT_THAT(result.output, HasSubstr("] opencl_gone_0 ("));
+  EXPECT_THAT(result.output, HasSubstr("CTest did not run the entry: Unable to find executable"));
 }
 
 }  // namespace
