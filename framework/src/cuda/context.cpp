@@ -36,6 +36,28 @@ ContextChoice make_default_context() {
   return make_default_context(process_selection_inputs().cuda_sources, system_inventory());
 }
 
+bool is_sticky_error(long status) noexcept {
+  // The runtime statuses whose documentation says "this leaves the process in an inconsistent
+  // state and any further CUDA work will return the same error" (CUDA 13's driver_types.h). As
+  // numbers, so that the answer is the same in a build without CUDA.
+  switch (status) {
+    case 226:  // cudaErrorContained
+    case 700:  // cudaErrorIllegalAddress
+    case 702:  // cudaErrorLaunchTimeout
+    case 714:  // cudaErrorHardwareStackError
+    case 715:  // cudaErrorIllegalInstruction
+    case 716:  // cudaErrorMisalignedAddress
+    case 717:  // cudaErrorInvalidAddressSpace
+    case 718:  // cudaErrorInvalidPc
+    case 719:  // cudaErrorLaunchFailure
+    case 721:  // cudaErrorTensorMemoryLeak
+    case 911:  // cudaErrorExternalDevice
+      return true;
+    default:
+      return false;
+  }
+}
+
 int get_default_device(int fallback) {
   return default_ordinal(process_selection_inputs().cuda_sources, system_inventory())
       .value_or(fallback);

@@ -1,6 +1,5 @@
 // Compiled instead of context_primary.cpp when polydev is built without the CUDA backend.
 #include "polydev/cuda/context.hpp"
-#include "polydev/cuda/memoize.hpp"
 #include "polydev/error.hpp"
 
 namespace polydev::cuda {
@@ -14,6 +13,16 @@ const ContextChoice& autoinit() {
   throw error("polydev.autoinit: polydev was built without the CUDA backend");
 }
 
-int current_context_key() noexcept { return -1; }
+unsigned long long current_context_id() {
+  throw error(
+      "current_context_id: no CUDA context can be current: polydev was built without the "
+      "CUDA backend");
+}
+
+int current_context_device() {
+  throw error(
+      "current_context_device: no CUDA context can be current: polydev was built without "
+      "the CUDA backend");
+}
 
 }  // namespace polydev::cuda

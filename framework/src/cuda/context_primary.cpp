@@ -7,7 +7,6 @@
 #include "polydev/caches.hpp"
 #include "polydev/cuda/context.hpp"
 #include "polydev/cuda/error.hpp"
-#include "polydev/cuda/memoize.hpp"
 #include "polydev/error.hpp"
 
 namespace polydev::cuda {
@@ -19,14 +18,13 @@ void activate_primary_context(int ordinal) {
         "initializing the primary context of device " + std::to_string(ordinal));
 }
 
-int current_context_key() noexcept {
-  int ordinal = -1;
-  if (cudaGetDevice(&ordinal) != cudaSuccess) {
-    (void)cudaGetLastError();  // not sticky, but do not leave it for the caller's next check
-    return -1;
-  }
-  return ordinal;
-}
+// is_sticky_error (context.cpp) lists these by number.
+static_assert(cudaErrorContained == 226 && cudaErrorIllegalAddress == 700 &&
+              cudaErrorLaunchTimeout == 702 && cudaErrorHardwareStackError == 714 &&
+              cudaErrorIllegalInstruction == 715 && cudaErrorMisalignedAddress == 716 &&
+              cudaErrorInvalidAddressSpace == 717 && cudaErrorInvalidPc == 718 &&
+              cudaErrorLaunchFailure == 719 && cudaErrorTensorMemoryLeak == 721 &&
+              cudaErrorExternalDevice == 911);
 
 namespace {
 

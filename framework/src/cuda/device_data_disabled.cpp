@@ -13,4 +13,10 @@ DeviceData DeviceData::from_device(int ordinal) {
               "DeviceData::for_compute_capability for an architecture instead");
 }
 
+DeviceData DeviceData::from_device() {
+  throw error(
+      "cannot read DeviceData of the current CUDA context's device: polydev was built without "
+      "the CUDA backend; use DeviceData::for_compute_capability for an architecture instead");
+}
+
 }  // namespace polydev::cuda

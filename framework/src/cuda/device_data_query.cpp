@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "polydev/cuda/context.hpp"
 #include "polydev/cuda/device_data.hpp"
 #include "polydev/cuda/error.hpp"
 
@@ -47,5 +48,7 @@ DeviceData DeviceData::from_device(int ordinal) {
       cudaDevAttrReservedSharedMemoryPerBlock, "reserved shared memory per block", ordinal));
   return data;
 }
+
+DeviceData DeviceData::from_device() { return from_device(current_context_device()); }
 
 }  // namespace polydev::cuda

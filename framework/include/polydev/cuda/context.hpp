@@ -28,6 +28,28 @@ struct ContextChoice {
 /// broken device, no driver), or when polydev was built without CUDA.
 void activate_primary_context(int ordinal);
 
+/// The driver's ID of the CUDA context current on the calling thread (`cuCtxGetId`): unique for
+/// the life of the process, so a context made later (a primary context made again after
+/// `cudaDeviceReset`, a new `cuCtxCreate` at a reused address) never gets an earlier one's ID.
+/// The primary context counts like any other: `activate_primary_context` makes it current.
+/// @throws polydev::error when no context is current on the calling thread (with how to make one
+/// current); polydev::backend_error when the driver cannot be reached (no NVIDIA driver, or one
+/// older than the runtime) or fails; polydev::error when polydev was built without CUDA.
+unsigned long long current_context_id();
+
+/// The runtime ordinal of the device of the context current on the calling thread (PyCUDA's
+/// `Context.get_device()`). Unlike `cudaGetDevice`, which answers 0 when no context is current,
+/// it refuses to guess. @throws what `current_context_id` throws.
+int current_context_device();
+
+/// Whether a CUDA runtime status (a `cudaError_t`) is one of the errors that the CUDA
+/// documentation calls sticky: a fault of a kernel (illegal address or instruction, misaligned
+/// address, launch failure or timeout, hardware stack error, ...) that leaves the context
+/// unusable, so that every later call returns it. The driver does not give such a device back to
+/// the process: a reset of the primary context succeeds, but every context made on the device
+/// afterwards is refused (`cudaErrorDevicesUnavailable`); only a new process can use it again.
+bool is_sticky_error(long status) noexcept;
+
 /// Something that makes a context on a device, throwing `polydev::error` when it cannot.
 using ContextMaker = std::function<void(int ordinal)>;
 

@@ -76,6 +76,12 @@ struct DeviceData {
   /// an architecture not in the table.
   static DeviceData from_device(int ordinal);
 
+  /// PyCUDA's `DeviceData()` without a device: the values of the device of the context current
+  /// on the calling thread (`current_context_device()` in `polydev/cuda/context.hpp`).
+  /// @throws polydev::error when no context is current on the calling thread, or without the CUDA
+  /// backend; what `from_device(int)` throws.
+  static DeviceData from_device();
+
   /// "7.0", "7.2", ..., "12.1": every architecture in the table.
   static std::vector<std::string> supported_compute_capabilities();
 
