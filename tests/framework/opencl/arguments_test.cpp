@@ -219,6 +219,8 @@ TEST(ParseCArg, RejectsWhatCannotBeDescribed) {
       {"__global float x", "__global needs a pointer"},
       {"bogus_t x", "unknown argument type 'bogus_t'"},
       {"float * int x", "unexpected 'int' after '*'"},
+      {"const x", "'const x' has no type"},
+      {"__global * x", "has no type"},
   };
   for (const Case& c : cases) {
     try {

@@ -26,8 +26,11 @@ class VectorArg {
   /// @throws polydev::error if `name` is not a C identifier or is an OpenCL C keyword or type name.
   VectorArg(DType dtype, std::string name, bool with_offset = false);
 
+  /// The type of the elements pointed to.
   const DType& dtype() const noexcept { return dtype_; }
+  /// The parameter's name (with an offset, the name the adjuster code declares).
   const std::string& name() const noexcept { return name_; }
+  /// Whether the argument is a buffer and a byte offset.
   bool with_offset() const noexcept { return with_offset_; }
 
   /// The declaration in the kernel's parameter list.
@@ -38,6 +41,7 @@ class VectorArg {
   /// read it with `vload_half`).
   bool needs_fp16() const noexcept;
 
+  /// Same type, name and offset.
   friend bool operator==(const VectorArg& a, const VectorArg& b) {
     return a.dtype_ == b.dtype_ && a.name_ == b.name_ && a.with_offset_ == b.with_offset_;
   }
@@ -54,7 +58,9 @@ class ScalarArg {
   /// @throws polydev::error if `name` is not a C identifier or is an OpenCL C keyword or type name.
   ScalarArg(DType dtype, std::string name);
 
+  /// The type of the value.
   const DType& dtype() const noexcept { return dtype_; }
+  /// The parameter's name.
   const std::string& name() const noexcept { return name_; }
 
   /// The declaration in the kernel's parameter list.
@@ -64,6 +70,7 @@ class ScalarArg {
   /// fields).
   bool needs_fp16() const noexcept { return dtype_.needs_fp16(); }
 
+  /// Same type and name.
   friend bool operator==(const ScalarArg& a, const ScalarArg& b) {
     return a.dtype_ == b.dtype_ && a.name_ == b.name_;
   }

@@ -76,6 +76,7 @@ class DType {
   /// `component` is complex (OpenCL C has no complex vectors).
   static DType vector(ScalarType component, std::size_t count);
 
+  /// Scalar, vector or struct.
   Kind kind() const noexcept { return kind_; }
 
   /// The scalar type, or a vector's component type.
@@ -107,7 +108,10 @@ class DType {
   /// the order they appear; empty for the built-in types.
   std::vector<DType> dependencies() const;
 
+  /// The same built-in type, or structs of the same name and definition (size, alignment, and
+  /// declaration up to spacing and comments), whichever registry they come from.
   friend bool operator==(const DType& a, const DType& b) noexcept;
+  /// Not `==`.
   friend bool operator!=(const DType& a, const DType& b) noexcept { return !(a == b); }
 
  private:
