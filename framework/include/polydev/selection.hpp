@@ -121,8 +121,30 @@ struct DeviceSelection {
 DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory opencl,
                                cuda::Inventory cuda);
 
-/// `select_devices` with `process_selection_inputs()` and the live inventories, computed once per
-/// process (thread-safe). The fixtures, the test main and the `polydev` tool use it.
+/// `select_devices` with `process_selection_inputs()` and the live inventories of both backends,
+/// computed once per process (thread-safe). The `polydev` tool uses it.
 const DeviceSelection& process_selection();
+
+/// A set of backends.
+struct Backends {
+  bool opencl = false;
+  bool cuda = false;
+};
+
+/// The backends that the selection of the devices of `wanted` needs enumerated: `wanted`, and the
+/// other backend too when its devices take part in choosing: with `POLYDEV_DEVICES` (its clauses
+/// and their `max` limits count both backends' devices, and "takes no device" is said of both) or,
+/// for CUDA, with `POLYDEV_SHARD_BY=device` (CUDA devices are dealt to shards after the OpenCL
+/// devices, so their shards depend on how many OpenCL devices are selected). Pure.
+Backends backends_to_enumerate(const SelectionInputs& inputs, Backends wanted);
+
+/// The process's selection of the devices of `wanted`, enumerating only the backends that
+/// `backends_to_enumerate` names: a process that runs only OpenCL tests never initializes CUDA, one
+/// that runs only CUDA tests never loads an OpenCL driver. A backend not enumerated has an
+/// unavailable inventory whose reason says so, no selection, no error and no device; the devices of
+/// an enumerated backend are selected exactly as by `process_selection()`. Computed once per set of
+/// backends, each inventory enumerated once per process (thread-safe). The fixtures and the test
+/// main use it.
+const DeviceSelection& process_selection(Backends wanted);
 
 }  // namespace polydev

@@ -4,6 +4,7 @@
 #include "polydev/selection.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace polydev {
 
@@ -146,12 +147,88 @@ DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory 
   return result;
 }
 
-const DeviceSelection& process_selection() {
-  static const DeviceSelection selection = [] {
-    const SelectionInputs& inputs = process_selection_inputs();
-    return select_devices(inputs, opencl::system_inventory(), cuda::system_inventory());
-  }();
+Backends backends_to_enumerate(const SelectionInputs& inputs, Backends wanted) {
+  const bool devices_selector =
+      inputs.polydev_devices &&
+      !std::all_of(inputs.polydev_devices->begin(), inputs.polydev_devices->end(),
+                   [](unsigned char c) { return std::isspace(c) != 0; });
+  const bool any = wanted.opencl || wanted.cuda;
+  Backends needed = wanted;
+  if (any && devices_selector) needed = {true, true};
+  if (wanted.cuda && inputs.shard_by_device) needed.opencl = true;
+  return needed;
+}
+
+namespace {
+
+// Why a backend that the process does not enumerate has no inventory.
+const char* const kOpenCLNotEnumerated = "not enumerated: this process runs no OpenCL test";
+const char* const kCudaNotEnumerated = "not enumerated: this process runs no CUDA test";
+
+opencl::Inventory unenumerated_opencl() {
+  opencl::Inventory inventory;
+  inventory.reason = kOpenCLNotEnumerated;
+  return inventory;
+}
+
+cuda::Inventory unenumerated_cuda() {
+  cuda::Inventory inventory;
+  inventory.reason = kCudaNotEnumerated;
+  return inventory;
+}
+
+// The selection with the backends of `enumerate` only; the other's selector is not applied to
+// an inventory that was never read.
+DeviceSelection select_enumerated(const SelectionInputs& inputs, Backends enumerate) {
+  DeviceSelection selection =
+      select_devices(inputs, enumerate.opencl ? opencl::system_inventory() : unenumerated_opencl(),
+                     enumerate.cuda ? cuda::system_inventory() : unenumerated_cuda());
+  Overview& overview = selection.overview;
+  if (!enumerate.opencl) {
+    overview.opencl_selection.reset();
+    overview.opencl_error.clear();
+    overview.opencl_none_reason = kOpenCLNotEnumerated;
+    selection.opencl_error.clear();
+    selection.opencl_no_device_reason = kOpenCLNotEnumerated;
+  }
+  if (!enumerate.cuda) {
+    overview.cuda_selection.reset();
+    overview.cuda_error.clear();
+    overview.cuda_none_reason = kCudaNotEnumerated;
+    selection.cuda_error.clear();
+    selection.cuda_no_device_reason = kCudaNotEnumerated;
+  }
+  selection.warnings.clear();
+  if (overview.opencl_selection) selection.warnings = overview.opencl_selection->warnings;
+  if (overview.cuda_selection) {
+    selection.warnings.insert(selection.warnings.end(), overview.cuda_selection->warnings.begin(),
+                              overview.cuda_selection->warnings.end());
+  }
   return selection;
+}
+
+}  // namespace
+
+const DeviceSelection& process_selection() { return process_selection(Backends{true, true}); }
+
+const DeviceSelection& process_selection(Backends wanted) {
+  const SelectionInputs& inputs = process_selection_inputs();
+  const Backends enumerate = backends_to_enumerate(inputs, wanted);
+  // One selection per set of enumerated backends; a static each, so each is made once.
+  if (enumerate.opencl && enumerate.cuda) {
+    static const DeviceSelection both = select_enumerated(inputs, {true, true});
+    return both;
+  }
+  if (enumerate.opencl) {
+    static const DeviceSelection opencl_only = select_enumerated(inputs, {true, false});
+    return opencl_only;
+  }
+  if (enumerate.cuda) {
+    static const DeviceSelection cuda_only = select_enumerated(inputs, {false, true});
+    return cuda_only;
+  }
+  static const DeviceSelection none = select_enumerated(inputs, {false, false});
+  return none;
 }
 
 }  // namespace polydev

@@ -1,0 +1,41 @@
+// A device-test binary of one backend: OpenCL suites only (PROBE_OPENCL) or CUDA suites only
+// (PROBE_CUDA), each with a few tests of real work, so that backend_startup_test.cpp can see what
+// such a process starts.
+#include <polydev/gtest.hpp>
+#include <vector>
+
+namespace {
+
+#if defined(PROBE_OPENCL)
+class OpenCLOnly : public polydev::testing::OpenCLTest {};
+
+TEST_P(OpenCLOnly, FillsABuffer) {
+  cl::Buffer buffer(context(), CL_MEM_READ_WRITE, 16 * sizeof(int));
+  ASSERT_EQ(queue().enqueueFillBuffer(buffer, 3, 0, 16 * sizeof(int)), CL_SUCCESS);
+  std::vector<int> values(16);
+  ASSERT_EQ(queue().enqueueReadBuffer(buffer, CL_TRUE, 0, 16 * sizeof(int), values.data()),
+            CL_SUCCESS);
+  for (int value : values) ASSERT_EQ(value, 3);
+}
+
+TEST_P(OpenCLOnly, MakesAContextOfItsOwn) {
+  const cl::Context context = make_context();
+  EXPECT_EQ(context.getInfo<CL_CONTEXT_DEVICES>().at(0)(), device()());
+}
+
+TEST_P(OpenCLOnly, DescribesItsDevice) { EXPECT_FALSE(descriptor().device.name.empty()); }
+
+POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(OpenCLOnly);
+#endif
+
+#if defined(PROBE_CUDA)
+class CudaOnly : public polydev::testing::CudaTest {};
+
+TEST_P(CudaOnly, DescribesItsDevice) { EXPECT_FALSE(device_info().name.empty()); }
+
+TEST_P(CudaOnly, HasAnOrdinal) { EXPECT_GE(ordinal(), 0); }
+
+POLYDEV_INSTANTIATE_CUDA_TEST_SUITE_P(CudaOnly);
+#endif
+
+}  // namespace

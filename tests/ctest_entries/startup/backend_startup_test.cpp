@@ -1,0 +1,231 @@
+// A test process starts only what its selection needs: one that can run only OpenCL tests never
+// initializes CUDA, one that can run only CUDA tests never loads an OpenCL driver, and the devices
+// are enumerated once per process. Observed from outside: probes run with an OpenCL layer that
+// records being loaded and counts clGetPlatformIDs calls (OPENCL_LAYERS), and with a stand-in for
+// the CUDA driver library that records being loaded (LD_LIBRARY_PATH).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "polydev/cuda/inventory.hpp"
+#include "polydev/opencl/inventory.hpp"
+#include "polydev/selection.hpp"
+#include "polydev/testing/params.hpp"
+#include "support/probe.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using polydev::Backends;
+using polydev::SelectionInputs;
+using polydev::test_support::EnvironmentChanges;
+using polydev::test_support::ProcessResult;
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The variables CTest sets for a test given one slot of resource type `key`.
+EnvironmentChanges allocation_of(const std::string& key) {
+  std::string upper = key;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return {{"CTEST_RESOURCE_GROUP_COUNT", "1"},
+          {"CTEST_RESOURCE_GROUP_0", key},
+          {"CTEST_RESOURCE_GROUP_0_" + upper, "id:0,slots:1"}};
+}
+
+class BackendStartup : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::temp_directory_path() /
+              ("polydev_startup_" + std::to_string(getpid()) + "_" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(folder_);
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+
+  // Runs `argv` (device settings removed unless named) with the counting layer, and, when
+  // `watch_cuda`, with the CUDA driver's stand-in before the real one: a process that initializes
+  // CUDA then gets no usable driver.
+  ProcessResult run(const std::vector<std::string>& argv, EnvironmentChanges changes,
+                    bool watch_cuda = true) {
+    changes.emplace("OPENCL_LAYERS", POLYDEV_PLATFORM_COUNT_LAYER);
+    changes.emplace("POLYDEV_LAYER_LOG", (folder_ / "layer.log").string());
+    if (watch_cuda) {
+      const char* path = std::getenv("LD_LIBRARY_PATH");
+      changes.emplace("LD_LIBRARY_PATH", std::string(POLYDEV_FAKE_CUDA_DRIVER_DIR) +
+                                             (path != nullptr ? std::string(":") + path : ""));
+      changes.emplace("POLYDEV_CUDA_DRIVER_LOG", (folder_ / "cuda.log").string());
+    }
+    changes.emplace("POLYDEV_CONFIG", "");
+    return polydev::test_support::run_probe(argv, changes, folder_.string());
+  }
+
+  std::string layer_log() const { return read_file(folder_ / "layer.log"); }
+  std::string cuda_log() const { return read_file(folder_ / "cuda.log"); }
+
+  // How many times the last run called clGetPlatformIDs; -1 when it never loaded the layer.
+  int platform_id_calls() const {
+    static const std::regex line("clGetPlatformIDs called ([0-9]+) times");
+    const std::string log = layer_log();
+    std::smatch match;
+    if (!std::regex_search(log, match, line)) return -1;
+    return std::stoi(match[1]);
+  }
+
+  // The first OpenCL device's key, or nothing on a machine without one.
+  static std::string first_opencl_key() {
+    for (const auto& platform : polydev::opencl::system_inventory().platforms) {
+      for (const auto& device : platform.devices) return device.key;
+    }
+    return {};
+  }
+
+  fs::path folder_;
+};
+
+// The observers see what they watch: without that, the tests below could not fail.
+TEST_F(BackendStartup, TheLayerSeesAProcessThatUsesOpenCLAndTheStandInOneThatInitializesCuda) {
+  if (first_opencl_key().empty()) GTEST_SKIP() << "needs an OpenCL device";
+  run({POLYDEV_OPENCL_ONLY_PROBE, "--gtest_list_tests"}, {});
+  EXPECT_GT(platform_id_calls(), 0) << layer_log();
+  run({POLYDEV_CUDA_ONLY_PROBE, "--gtest_list_tests"}, {});
+  EXPECT_NE(cuda_log().find("CUDA driver loaded"), std::string::npos)
+      << "the CUDA runtime did not open libcuda.so.1 from LD_LIBRARY_PATH";
+}
+
+TEST_F(BackendStartup, ABinaryOfOpenCLTestsNeverInitializesCuda) {
+  if (first_opencl_key().empty()) GTEST_SKIP() << "needs an OpenCL device";
+  const ProcessResult result = run({POLYDEV_OPENCL_ONLY_PROBE}, {});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("[       OK ] OpenCL/OpenCLOnly.FillsABuffer/"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(cuda_log(), "") << result.output;
+  // Its device table says why CUDA is not shown.
+  EXPECT_NE(result.output.find("CUDA: unavailable: not enumerated: this process runs no CUDA test"),
+            std::string::npos)
+      << result.output;
+}
+
+// With the real CUDA driver, so that on a machine with a GPU its tests run through the fixture.
+TEST_F(BackendStartup, ABinaryOfCudaTestsNeverLoadsAnOpenCLDriver) {
+  const ProcessResult result = run({POLYDEV_CUDA_ONLY_PROBE}, {}, /*watch_cuda=*/false);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(layer_log(), "") << result.output;
+  EXPECT_NE(
+      result.output.find("OpenCL: unavailable: not enumerated: this process runs no OpenCL test"),
+      std::string::npos)
+      << result.output;
+}
+
+TEST_F(BackendStartup, AnEntryOfAnOpenCLDeviceInABinaryOfBothBackendsNeverInitializesCuda) {
+  const std::string key = first_opencl_key();
+  if (key.empty()) GTEST_SKIP() << "needs an OpenCL device";
+  // The entry of one device under CTest's allocation, and the entry of one instance without it.
+  const ProcessResult device_entry =
+      run({POLYDEV_POLICY_PROBE, "--gtest_filter=*/" + key}, allocation_of(key));
+  EXPECT_EQ(device_entry.exit_code, 0) << device_entry.output;
+  EXPECT_NE(device_entry.output.find("[  PASSED  ] 2 tests."), std::string::npos)
+      << device_entry.output;
+  EXPECT_EQ(cuda_log(), "") << device_entry.output;
+  const ProcessResult instance_entry =
+      run({POLYDEV_POLICY_PROBE, "--gtest_filter=OpenCL/OpenCLProbe.CopiesABuffer/" + key}, {});
+  EXPECT_EQ(instance_entry.exit_code, 0) << instance_entry.output;
+  EXPECT_EQ(cuda_log(), "") << instance_entry.output;
+}
+
+TEST_F(BackendStartup, AnEntryOfTheCudaSuitesInABinaryOfBothBackendsNeverLoadsAnOpenCLDriver) {
+  // A CUDA device's entry where there is one, else the placeholder's that stands for none.
+  const auto& cuda = polydev::cuda::system_inventory();
+  const std::string name = cuda.devices.empty() ? "no_cuda_device" : cuda.devices.front().key;
+  const ProcessResult result =
+      run({POLYDEV_POLICY_PROBE, "--gtest_filter=*/" + name}, {}, /*watch_cuda=*/false);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(layer_log(), "") << result.output;
+}
+
+TEST_F(BackendStartup, OpenCLIsEnumeratedOncePerProcess) {
+  if (first_opencl_key().empty()) GTEST_SKIP() << "needs an OpenCL device";
+  // Listing the tests enumerates once (the suites' parameters) and runs nothing.
+  run({POLYDEV_OPENCL_ONLY_PROBE, "--gtest_list_tests"}, {});
+  const int listing = platform_id_calls();
+  ASSERT_GT(listing, 0) << layer_log();
+  fs::remove(folder_ / "layer.log");
+  // Every test on every device, the device table, contexts, queues and the fixture's own.
+  const ProcessResult result = run({POLYDEV_OPENCL_ONLY_PROBE}, {});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(platform_id_calls(), listing) << result.output;
+}
+
+TEST_F(BackendStartup, UnderPolydevDevicesBothBackendsAreEnumerated) {
+  // Its clauses count the devices of both backends, so both are read.
+  const ProcessResult result =
+      run({POLYDEV_CUDA_ONLY_PROBE}, {{"POLYDEV_DEVICES", "backend=cuda"}}, false);
+  EXPECT_GT(platform_id_calls(), 0) << result.output;
+}
+
+// The rules themselves, on inputs of their own.
+TEST(BackendsToEnumerate, EachBackendAloneUnlessTheSelectionCountsBoth) {
+  SelectionInputs inputs;
+  const auto both = [](Backends backends) { return backends.opencl && backends.cuda; };
+  EXPECT_FALSE(polydev::backends_to_enumerate(inputs, {true, false}).cuda);
+  EXPECT_FALSE(polydev::backends_to_enumerate(inputs, {false, true}).opencl);
+  const Backends none = polydev::backends_to_enumerate(inputs, {false, false});
+  EXPECT_FALSE(none.opencl || none.cuda);
+
+  inputs.polydev_devices = "  ";  // blank: no POLYDEV_DEVICES
+  EXPECT_FALSE(polydev::backends_to_enumerate(inputs, {true, false}).cuda);
+  inputs.polydev_devices = "backend=cuda";
+  EXPECT_TRUE(both(polydev::backends_to_enumerate(inputs, {true, false})));
+  EXPECT_TRUE(both(polydev::backends_to_enumerate(inputs, {false, true})));
+
+  inputs.polydev_devices.reset();
+  inputs.shard_by_device = true;  // CUDA devices are dealt after the OpenCL devices
+  EXPECT_TRUE(both(polydev::backends_to_enumerate(inputs, {false, true})));
+  EXPECT_FALSE(polydev::backends_to_enumerate(inputs, {true, false}).cuda);
+}
+
+TEST(RunsNoTestOf, ACTestAllocationOfTheOtherBackendsDevices) {
+  SelectionInputs inputs;
+  inputs.ctest_allocated_keys = std::vector<std::string>{"cuda_nvidia_h100_pci_00_01"};
+  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*", inputs),
+            "CTest allocated no OpenCL device to this test (cuda_nvidia_h100_pci_00_01)");
+  EXPECT_FALSE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
+  inputs.ctest_allocated_keys = std::vector<std::string>{};
+  EXPECT_EQ(polydev::testing::runs_no_test_of("cuda", "*", inputs),
+            "CTest allocated no CUDA device to this test (none)");
+}
+
+TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
+  const SelectionInputs inputs;
+  const auto none_of = [&](const char* backend, const std::string& filter) {
+    return polydev::testing::runs_no_test_of(backend, filter, inputs).has_value();
+  };
+  EXPECT_TRUE(none_of("cuda", "*/opencl_pocl_cpu_0"));
+  EXPECT_TRUE(none_of("cuda", "OpenCL/Saxpy.Runs/opencl_pocl_cpu_0:*/no_opencl_device"));
+  EXPECT_TRUE(none_of("cuda", "*/opencl_selector_error-*/opencl_x"));
+  EXPECT_TRUE(none_of("opencl", "*/cuda_nvidia_h100_pci_00_01"));
+  EXPECT_TRUE(none_of("opencl", "CUDA/VectorAdd.Runs/no_cuda_device"));
+  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*/no_cuda_device", inputs),
+            "--gtest_filter='*/no_cuda_device' names no OpenCL test");
+  // Anything that may name an instance of the backend enumerates it.
+  EXPECT_FALSE(none_of("cuda", "*"));
+  EXPECT_FALSE(none_of("cuda", "OpenCL/*"));
+  EXPECT_FALSE(none_of("cuda", "*/opencl_pocl_cpu_*"));
+  EXPECT_FALSE(none_of("cuda", "*/opencl_pocl_cpu_0:CUDA/*"));
+  EXPECT_FALSE(none_of("cuda", "-*/opencl_x"));
+  EXPECT_FALSE(none_of("cuda", "*/polydev_require_devices_error"));
+  EXPECT_FALSE(none_of("opencl", "*/opencl_pocl_cpu_0"));
+}
+
+}  // namespace
