@@ -1,5 +1,6 @@
 #include "polydev/opencl/buffer_operations.hpp"
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -19,59 +20,15 @@ std::size_t memory_size(const cl::Buffer& buffer, const char* who) {
   return size;
 }
 
-// A side of a rectangular transfer with its pitches resolved, and the end of its box in bytes.
-struct ResolvedSide {
-  std::array<std::size_t, 3> origin;
-  std::size_t row_pitch;
-  std::size_t slice_pitch;
-  std::size_t end;
-};
-
-// Resolves the 0 pitches of `side` as OpenCL does and checks the box against `available` bytes.
-ResolvedSide resolve(const RectSide& side, const RectRegion& region, std::size_t available,
-                     const char* who, const char* name) {
-  const std::string prefix = std::string(who) + ": " + name + " ";
-  ResolvedSide resolved{side.origin, side.row_pitch, side.slice_pitch, 0};
-  if (resolved.row_pitch == 0) resolved.row_pitch = region[0];
-  if (resolved.row_pitch < region[0]) {
-    throw error(prefix + "row_pitch " + std::to_string(side.row_pitch) +
-                " is less than the box's row of " + std::to_string(region[0]) +
-                " bytes (region[0]); use 0 for rows packed one after the other");
+// The shared box checks throw the standard types that `enqueue_copy` documents; the rectangular
+// operations of this file document polydev::error, with the same messages.
+detail::ResolvedRectSide resolve(const RectSide& side, const RectRegion& region,
+                                 std::size_t available, const char* who, const char* name) {
+  try {
+    return detail::resolve_rect_side(side, region, available, who, name);
+  } catch (const std::logic_error& wrong) {
+    throw error(wrong.what());
   }
-  const std::size_t rows_bytes =
-      detail::checked_mul(resolved.row_pitch, region[1], who, "row_pitch * region[1]");
-  if (resolved.slice_pitch == 0) resolved.slice_pitch = rows_bytes;
-  if (resolved.slice_pitch < rows_bytes || resolved.slice_pitch % resolved.row_pitch != 0) {
-    throw error(prefix + "slice_pitch " + std::to_string(side.slice_pitch) +
-                " must be a multiple of the row pitch " + std::to_string(resolved.row_pitch) +
-                " and at least row_pitch * region[1] = " + std::to_string(rows_bytes) +
-                "; use 0 for slices packed one after the other");
-  }
-  // Offset of the box's first byte, then of the byte after its last row.
-  std::size_t offset = resolved.origin[0];
-  offset = detail::checked_add(
-      offset, detail::checked_mul(resolved.origin[1], resolved.row_pitch, who, "origin"), who,
-      "origin");
-  offset = detail::checked_add(
-      offset, detail::checked_mul(resolved.origin[2], resolved.slice_pitch, who, "origin"), who,
-      "origin");
-  std::size_t end = detail::checked_add(
-      offset, detail::checked_mul(region[2] - 1, resolved.slice_pitch, who, "the box"), who,
-      "the box");
-  end = detail::checked_add(
-      end, detail::checked_mul(region[1] - 1, resolved.row_pitch, who, "the box"), who, "the box");
-  end = detail::checked_add(end, region[0], who, "the box");
-  if (end > available) {
-    throw error(prefix + "box (origin {" + std::to_string(side.origin[0]) + ", " +
-                std::to_string(side.origin[1]) + ", " + std::to_string(side.origin[2]) +
-                "}, region {" + std::to_string(region[0]) + ", " + std::to_string(region[1]) +
-                ", " + std::to_string(region[2]) + "}, row pitch " +
-                std::to_string(resolved.row_pitch) + ", slice pitch " +
-                std::to_string(resolved.slice_pitch) + ") ends at byte " + std::to_string(end) +
-                ", past its " + std::to_string(available) + " bytes");
-  }
-  resolved.end = end;
-  return resolved;
 }
 
 bool empty(const RectRegion& region) noexcept {
@@ -80,17 +37,6 @@ bool empty(const RectRegion& region) noexcept {
 
 void check_host(const void* host, const char* who) {
   if (host == nullptr) throw error(std::string(who) + ": the host pointer is null");
-}
-
-// `CL_MEM_OFFSET` of a sub-buffer within its parent, and that parent; (0, buffer) otherwise.
-std::pair<std::size_t, cl::Buffer> root_of(const cl::Buffer& buffer) {
-  cl_mem parent = nullptr;
-  check(buffer.getInfo(CL_MEM_ASSOCIATED_MEMOBJECT, &parent), "clGetMemObjectInfo",
-        "CL_MEM_ASSOCIATED_MEMOBJECT");
-  if (parent == nullptr) return {0, buffer};
-  std::size_t offset = 0;
-  check(buffer.getInfo(CL_MEM_OFFSET, &offset), "clGetMemObjectInfo", "CL_MEM_OFFSET");
-  return {offset, cl::Buffer(parent, /*retainObject=*/true)};
 }
 
 }  // namespace
@@ -123,8 +69,10 @@ cl::Event enqueue_read_buffer_rect(const cl::CommandQueue& queue, void* destinat
   constexpr const char* who = "enqueue_read_buffer_rect";
   if (empty(region)) return detail::enqueue_marker(queue, wait_for, blocking, who);
   check_host(destination, who);
-  const ResolvedSide host = resolve(destination_side, region, destination_bytes, who, "host");
-  const ResolvedSide buffer = resolve(source_side, region, source.size(), who, "buffer");
+  const detail::ResolvedRectSide host =
+      resolve(destination_side, region, destination_bytes, who, "host");
+  const detail::ResolvedRectSide buffer =
+      resolve(source_side, region, source.size(), who, "buffer");
   const detail::WaitList waits(wait_for);
   cl::Event done;
   check(clEnqueueReadBufferRect(queue(), source.buffer()(), blocking ? CL_TRUE : CL_FALSE,
@@ -143,8 +91,9 @@ cl::Event enqueue_write_buffer_rect(const cl::CommandQueue& queue, const BufferS
   constexpr const char* who = "enqueue_write_buffer_rect";
   if (empty(region)) return detail::enqueue_marker(queue, wait_for, blocking, who);
   check_host(source, who);
-  const ResolvedSide host = resolve(source_side, region, source_bytes, who, "host");
-  const ResolvedSide buffer = resolve(destination_side, region, destination.size(), who, "buffer");
+  const detail::ResolvedRectSide host = resolve(source_side, region, source_bytes, who, "host");
+  const detail::ResolvedRectSide buffer =
+      resolve(destination_side, region, destination.size(), who, "buffer");
   const detail::WaitList waits(wait_for);
   cl::Event done;
   check(clEnqueueWriteBufferRect(queue(), destination.buffer()(), blocking ? CL_TRUE : CL_FALSE,
@@ -161,8 +110,9 @@ cl::Event enqueue_copy_buffer_rect(const cl::CommandQueue& queue, const BufferSp
                                    const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_copy_buffer_rect";
   if (empty(region)) return detail::enqueue_marker(queue, wait_for, false, who);
-  const ResolvedSide to = resolve(destination_side, region, destination.size(), who, "destination");
-  const ResolvedSide from = resolve(source_side, region, source.size(), who, "source");
+  const detail::ResolvedRectSide to =
+      resolve(destination_side, region, destination.size(), who, "destination");
+  const detail::ResolvedRectSide from = resolve(source_side, region, source.size(), who, "source");
   const detail::WaitList waits(wait_for);
   cl::Event done;
   check(clEnqueueCopyBufferRect(queue(), source.buffer()(), destination.buffer()(),
@@ -213,7 +163,7 @@ cl::Buffer sub_region(const BufferSpan& parent, std::size_t origin, std::size_t 
                 std::to_string(origin) + " reach past the " + std::to_string(parent.size()) +
                 " bytes of the buffer");
   }
-  auto [base, root] = root_of(parent.buffer());
+  auto [base, root] = detail::root_of(parent.buffer());
   const std::size_t absolute = base + origin;
   cl::Context context;
   check(root.getInfo(CL_MEM_CONTEXT, &context), "clGetMemObjectInfo", "CL_MEM_CONTEXT");

@@ -1,15 +1,18 @@
 #pragma once
 
 // Pieces shared by the memory operations (buffer_operations.cpp, svm_operations.cpp, mapping.cpp,
-// image.cpp, sampler.cpp): wait lists, markers for empty operations, overflow-checked arithmetic,
-// names, image checks.
+// image.cpp, sampler.cpp, copy*.cpp, memory_object.cpp): wait lists, markers for empty
+// operations, overflow-checked arithmetic, names, boxes of rectangular transfers, image checks.
 
 #include <CL/opencl.hpp>
 #include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "polydev/opencl/buffer_operations.hpp"
 
 namespace polydev::opencl::detail {
 
@@ -48,6 +51,36 @@ void check_fill_pattern(const void* pattern, std::size_t pattern_size, const cha
 // CL_MAP_WRITE_INVALIDATE_REGION, or the last with either of the others (OpenCL forbids it; PoCL
 // does not check).
 void check_map_flags(cl_map_flags flags, const char* who);
+
+// A side of a rectangular buffer transfer with OpenCL's 0 pitches resolved, and the byte after its
+// box's last byte.
+struct ResolvedRectSide {
+  std::array<std::size_t, 3> origin;
+  std::size_t row_pitch;
+  std::size_t slice_pitch;
+  std::size_t end;
+};
+
+// Resolves the 0 pitches of `side` as OpenCL does and checks its box (`region`, none of whose
+// extents may be 0) against `available` bytes. Messages start "<who>: <name> ".
+// @throws std::invalid_argument for a row pitch below region[0], or a slice pitch below
+// row_pitch * region[1] or not a multiple of row_pitch (OpenCL's rules);
+// std::out_of_range for a box that ends past `available` bytes or whose end overflows size_t.
+ResolvedRectSide resolve_rect_side(const RectSide& side, const RectRegion& region,
+                                   std::size_t available, const char* who, const char* name);
+
+// @throws std::out_of_range "<who>: <offset_name> <offset> + <bytes> bytes (<what>) reach past the
+// <available> bytes of <target>; ..." unless offset + bytes <= available (without overflow).
+void require_range(std::size_t offset, std::size_t bytes, std::size_t available, const char* who,
+                   const char* offset_name, const char* what, const char* target);
+
+// @throws std::invalid_argument "<who>: <name> is a null pointer ..." for a null `data` with
+// bytes to copy.
+void require_pointer(const void* data, std::size_t bytes, const char* who, const char* name);
+
+// `CL_MEM_OFFSET` of a sub-buffer within its parent, and that parent; (0, buffer) otherwise.
+// @throws polydev::backend_error when a query fails.
+std::pair<std::size_t, cl::Buffer> root_of(const cl::Buffer& buffer);
 
 // Defined in image.cpp.
 
