@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # polydev as a downstream project gets it: installs polydev into a temporary prefix, probes the
-# package's components and version check, then configures, builds and runs through CTest the
-# consumer projects of tests/consumer: on the installed package and on the build tree
-# (find_package), and on polydev's source through add_subdirectory and FetchContent. Each must pass
-# its device test on every selected OpenCL device (and on every CUDA device, where there is one); a
-# skipped instance fails.
+# package's components, its CUDA runtime and version check, then configures, builds and runs
+# through CTest the consumer projects of tests/consumer: on the installed package and on the build
+# tree (find_package), on polydev's source through add_subdirectory and FetchContent, on the
+# installed package where no CUDA toolkit can be found, and with a GoogleTest of the project's own.
+# Each must pass its device test on every selected OpenCL device (and on every CUDA device, where
+# there is one); a skipped instance fails.
 #
 #   ci/consumers.sh [BUILD_DIR]   install from a built polydev build folder (default:
 #                                 POLYDEV_BUILD_DIR, which ci/test.sh sets); without one, polydev
@@ -74,14 +75,15 @@ echo "   OpenCL devices: ${opencl_keys[*]}"
 echo "   CUDA devices: ${cuda_keys[*]:-none}"
 
 # probe EXPECTED(ok|fail) PATTERN OPTION...: configures tests/consumer/package_probe against the
-# prefix; it must end as EXPECTED with PATTERN in its output.
+# prefix; it must end as EXPECTED with PATTERN in its output (where CMake's line breaks and
+# indentation count as one space).
 probe() {
   local expected=$1 pattern=$2 outcome=ok
   shift 2
   rm -rf "$work/probe"
   cmake -S tests/consumer/package_probe -B "$work/probe" "-DCMAKE_PREFIX_PATH=$prefix" "$@" \
     >"$work/probe.log" 2>&1 || outcome=fail
-  if [[ "$outcome" != "$expected" ]] || ! grep -qF -- "$pattern" "$work/probe.log"; then
+  if [[ "$outcome" != "$expected" ]] || ! tr -s ' \n' '  ' <"$work/probe.log" | grep -qF -- "$pattern"; then
     cat "$work/probe.log" >&2
     fail "package probe $*: expected $expected with '$pattern', got $outcome"
   fi
@@ -101,18 +103,58 @@ probe ok "targets polydev::framework;polydev::tool" "-DPROBE_COMPONENTS=framewor
 probe ok "polydev_HAS_OPENCL 'ON'" -DPROBE_VERSION=0.1
 probe fail 'compatible with requested version "1.0"' -DPROBE_VERSION=1.0
 
-# ran_on LOG SUITE KEY...: LOG (ctest's output) has a passed instance of SUITE on every KEY and no
-# skipped or unrun instance of it.
+# The CUDA runtime that polydev links: the project's toolkit's where it uses CUDA (component
+# `cuda`, or a toolkit found before polydev), else the copy installed with polydev.
+config="$(find "$prefix" -name polydevConfig.cmake)"
+cuda_version="$(sed -n 's/^set(polydev_CUDA_VERSION "\(.*\)")$/\1/p' "$config")"
+no_toolkit=-DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON
+if [[ -n "$cuda_version" ]]; then
+  echo "== package probes: polydev built with CUDA $cuda_version"
+  probe ok "CUDA runtime '$prefix/lib/polydev/libcudart_static.a'" -DPROBE_COMPONENTS=pools \
+    "$no_toolkit"
+  probe ok "cuda component found 'FALSE'" -DPROBE_COMPONENTS=pools \
+    -DPROBE_OPTIONAL_COMPONENTS=cuda "$no_toolkit"
+  probe fail "CMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit is enabled" "-DPROBE_COMPONENTS=pools;cuda" \
+    "$no_toolkit"
+  probe ok "CUDA runtime 'CUDA::cudart_static'" "-DPROBE_COMPONENTS=pools;cuda"
+  probe ok "CUDA runtime 'CUDA::cudart_static'" -DPROBE_COMPONENTS=pools \
+    "-DPROBE_TOOLKIT_VERSION=$cuda_version"
+  probe fail "the CUDA toolkit found (12.0, /probe/cuda-12.0/bin)" -DPROBE_COMPONENTS=pools \
+    -DPROBE_TOOLKIT_VERSION=12.0
+  probe fail "the CUDA toolkit found (99.0, /probe/cuda-99.0/bin)" -DPROBE_COMPONENTS=pools \
+    -DPROBE_TOOLKIT_VERSION=99.0
+else
+  echo "== package probes: polydev built without CUDA"
+  probe fail "polydev has no component 'cuda': it was built without its CUDA backend" \
+    -DPROBE_COMPONENTS=cuda
+  probe ok "cuda component found 'FALSE'" -DPROBE_COMPONENTS=pools -DPROBE_OPTIONAL_COMPONENTS=cuda
+fi
+
+# ran_on DIR SUITE KEY...: the project in DIR ran SUITE on every KEY, every instance passed (none
+# skipped), as the GoogleTest report of each device's CTest entry says
+# (polydev_discover_device_tests: DIR/polydev_results/consumer_tests/<key>.xml).
 ran_on() {
-  local log=$1 suite=$2 key
-  shift 2
-  for key in "$@"; do
-    grep -Eq " ${suite}\.[A-Za-z0-9_]+/${key} \.+ +Passed" "$log" ||
-      fail "$log: no passed ${suite} test on device ${key}"
-  done
-  if grep -E " ${suite}\..*(Skipped|Not Run)" "$log"; then
-    fail "$log: ${suite} instances did not run"
-  fi
+  local dir=$1
+  shift
+  python3 - "$dir/polydev_results/consumer_tests" "$@" <<'PY' || fail "$dir: $1 did not pass on every device"
+import os, sys
+import xml.etree.ElementTree as ElementTree
+
+folder, suite, keys = sys.argv[1], sys.argv[2], sys.argv[3:]
+for key in keys:
+    path = os.path.join(folder, key + ".xml")
+    if not os.path.isfile(path):
+        sys.exit(f"{path}: no GoogleTest report of device {key}")
+    cases = [case for case in ElementTree.parse(path).iter("testcase")
+             if case.get("classname") == suite and case.get("name", "").endswith("/" + key)]
+    if not cases:
+        sys.exit(f"{path}: no {suite} test ran on device {key}")
+    for case in cases:
+        if case.find("failure") is not None or case.find("skipped") is not None or \
+                case.get("result") != "completed":
+            sys.exit(f"{path}: {suite}.{case.get('name')} did not pass")
+    print(f"   {suite}: {len(cases)} passed on {key}")
+PY
 }
 
 # allocates_devices DIR: every device instance of the project in DIR asks CTest for its own device
@@ -155,9 +197,9 @@ consumer() {
   fi
   ctest --test-dir "$dir" --output-on-failure --no-tests=error --timeout 300 \
     --parallel "$(nproc)" "${spec[@]}" | tee "$dir.ctest.log"
-  ran_on "$dir.ctest.log" OpenCL/ConsumerOpenCL "${opencl_keys[@]}"
+  ran_on "$dir" OpenCL/ConsumerOpenCL "${opencl_keys[@]}"
   if ((${#cuda_keys[@]} > 0)); then
-    ran_on "$dir.ctest.log" CUDA/ConsumerCuda "${cuda_keys[@]}"
+    ran_on "$dir" CUDA/ConsumerCuda "${cuda_keys[@]}"
   fi
 }
 
@@ -165,9 +207,67 @@ consumer find_package tests/consumer/find_package "-DCMAKE_PREFIX_PATH=$prefix"
 allocates_devices "$work/find_package"
 # The same project on the build folder's own package (export()), nothing installed.
 consumer build_tree tests/consumer/find_package "-Dpolydev_DIR=$(realpath "$build")"
+# polydev's source: its tool is built for the test binary that polydev_discover_device_tests
+# registers, which then asks CTest for its device.
 consumer add_subdirectory tests/consumer/add_subdirectory -DPOLYDEV_CONSUMER_VIA=add_subdirectory
-consumer FetchContent tests/consumer/add_subdirectory -DPOLYDEV_CONSUMER_VIA=FetchContent \
-  -DPOLYDEV_BUILD_TOOLS=ON
+allocates_devices "$work/add_subdirectory"
+consumer FetchContent tests/consumer/add_subdirectory -DPOLYDEV_CONSUMER_VIA=FetchContent
 allocates_devices "$work/FetchContent"
-echo "ci/consumers.sh: the installed package, build tree, add_subdirectory and FetchContent" \
-  "consumers passed"
+
+# Without the tool, polydev_discover_device_tests says loudly what is lost (configure only).
+echo "== consumer: add_subdirectory with POLYDEV_BUILD_TOOLS=OFF (configure)"
+logged "$work/no_tool.configure.log" cmake -S tests/consumer/add_subdirectory -B "$work/no_tool" \
+  "${consumer_options[@]}" -DPOLYDEV_CONSUMER_VIA=add_subdirectory -DPOLYDEV_BUILD_TOOLS=OFF
+grep -qF "get no CTest resource requirements" "$work/no_tool.configure.log" ||
+  fail "$work/no_tool.configure.log: no warning that the device tests lose their resources"
+echo "   warns: $(tr -s ' \n' '  ' <"$work/no_tool.configure.log" |
+  grep -o 'polydev was built without its tool[^:]*')"
+
+# A project without CUDA code where no CUDA toolkit can be found: PATH without nvcc,
+# CUDAToolkit_ROOT naming nothing, and any find_package(CUDAToolkit) refused.
+toolkit_roots=(/usr/local/cuda)
+if command -v nvcc >/dev/null 2>&1; then
+  nvcc_root="$(dirname "$(dirname "$(command -v nvcc)")")"
+  toolkit_roots+=("$nvcc_root" "$(realpath "$nvcc_root")")
+fi
+mapfile -t toolkit_roots < <(printf '%s\n' "${toolkit_roots[@]}" | sort -u)
+path_without_nvcc=""
+IFS=: read -ra path_entries <<<"$PATH"
+for entry in "${path_entries[@]}"; do
+  [[ -x "$entry/nvcc" ]] || path_without_nvcc+="${path_without_nvcc:+:}$entry"
+done
+(
+  export PATH="$path_without_nvcc" CUDAToolkit_ROOT="$work/no-cuda-toolkit"
+  unset CUDA_PATH CUDACXX
+  ! command -v nvcc >/dev/null 2>&1 || fail "nvcc is still on PATH"
+  consumer without_cuda_toolkit tests/consumer/without_cuda_toolkit "-DCMAKE_PREFIX_PATH=$prefix" \
+    "$no_toolkit"
+)
+for root in "${toolkit_roots[@]}"; do
+  if grep -qF "$root" "$work/without_cuda_toolkit/build.ninja"; then
+    fail "the project without a CUDA toolkit builds with $root: $(grep -oF -m1 "$root" \
+      "$work/without_cuda_toolkit/build.ninja")"
+  fi
+done
+if [[ -n "$cuda_version" ]]; then
+  grep -qF "$prefix/lib/polydev/libcudart_static.a" "$work/without_cuda_toolkit/build.ninja" ||
+    fail "the project without a CUDA toolkit does not link polydev's CUDA runtime"
+  echo "   links $prefix/lib/polydev/libcudart_static.a, nothing of ${toolkit_roots[*]}"
+fi
+
+# A project that builds GoogleTest itself (FetchContent of its source) before it asks polydev for
+# the gtest component; any installed GoogleTest package is refused, so polydev must take the
+# project's targets.
+googletest_source="${CONSUMER_GOOGLETEST_SOURCE_DIR:-/usr/src/googletest}"
+[[ -f "$googletest_source/CMakeLists.txt" ]] ||
+  fail "no GoogleTest source at $googletest_source (Debian: the googletest package), or set CONSUMER_GOOGLETEST_SOURCE_DIR"
+consumer own_googletest tests/consumer/own_googletest "-DCMAKE_PREFIX_PATH=$prefix" \
+  "-DCONSUMER_GOOGLETEST_SOURCE_DIR=$googletest_source" -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON
+if grep -Eo "[^ ]*/libgtest[^ /]*\.(a|so)" "$work/own_googletest/build.ninja" | grep -q '^/'; then
+  fail "the project with its own GoogleTest links an installed one: $(grep -Eo \
+    "/[^ ]*/libgtest[^ /]*\.(a|so)" "$work/own_googletest/build.ninja" | head -1)"
+fi
+echo "   links the GoogleTest it built, no installed one"
+
+echo "ci/consumers.sh: the installed package, build tree, add_subdirectory, FetchContent, no CUDA" \
+  "toolkit and own GoogleTest consumers passed"

@@ -38,6 +38,7 @@ if(NOT POLYDEV_WITH_OPENCL STREQUAL "OFF")
 endif()
 
 set(POLYDEV_HAS_CUDA OFF)
+set(POLYDEV_CUDA_VERSION "")
 set(POLYDEV_HAS_CUDA_COMPILER OFF)
 if(NOT POLYDEV_WITH_CUDA STREQUAL "OFF")
   if(POLYDEV_WITH_CUDA STREQUAL "ON")
@@ -47,6 +48,14 @@ if(NOT POLYDEV_WITH_CUDA STREQUAL "OFF")
   endif()
   if(CUDAToolkit_FOUND)
     set(POLYDEV_HAS_CUDA ON)
+    set(POLYDEV_CUDA_VERSION "${CUDAToolkit_VERSION}")
+    # polydev's targets link polydev::cuda_runtime, never CUDA::cudart_static by name: here (and in
+    # a project that adds polydev's source) it is the toolkit's static runtime; the package defines
+    # it anew for each consumer (polydevConfig.cmake), as the toolkit's runtime where the consumer
+    # uses CUDA and as the copy installed with polydev where it does not, so that a consumer without
+    # CUDA code needs no CUDA toolkit. An imported target: export files name it as it is.
+    add_library(polydev::cuda_runtime INTERFACE IMPORTED)
+    target_link_libraries(polydev::cuda_runtime INTERFACE CUDA::cudart_static)
     # The framework itself needs only the runtime library; nvcc is needed for the kernels of the
     # tests and examples. Hopper (9.0) is what the GPU machines run; 7.5 is CUDA 13's oldest.
     # Without tests, CUDA is not enabled as a language, so a project that adds polydev as a

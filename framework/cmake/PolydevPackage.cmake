@@ -104,3 +104,42 @@ foreach(_polydev_module IN LISTS _polydev_helper_modules)
   get_filename_component(_polydev_module_name "${_polydev_module}" NAME)
   configure_file("${_polydev_module}" "${PROJECT_BINARY_DIR}/${_polydev_module_name}" COPYONLY)
 endforeach()
+
+# The CUDA runtime for a consumer without a CUDA toolkit: polydev's libraries are static and call
+# the CUDA runtime, so a program that links them links a CUDA runtime too. polydevConfig.cmake links
+# the consumer's toolkit's runtime where the consumer uses CUDA (component `cuda`), and otherwise
+# the one polydev was built with: its copy in the prefix (lib/polydev/libcudart_static.a, which
+# NVIDIA's license lets applications redistribute) or, for the build tree, the toolkit's file.
+if(POLYDEV_HAS_CUDA)
+  get_target_property(_polydev_cudart CUDA::cudart_static IMPORTED_LOCATION)
+  get_filename_component(_polydev_cudart "${_polydev_cudart}" REALPATH)
+  set(_polydev_runtime_dir "${CMAKE_INSTALL_LIBDIR}/polydev")
+  install(
+    FILES "${_polydev_cudart}"
+    DESTINATION "${_polydev_runtime_dir}"
+    RENAME libcudart_static.a
+    COMPONENT polydev_development)
+  # Relative to the installed polydevConfig.cmake, so that the prefix can move.
+  file(RELATIVE_PATH _polydev_runtime_from_config "/prefix/${POLYDEV_INSTALL_CMAKEDIR}"
+       "/prefix/${_polydev_runtime_dir}/libcudart_static.a")
+  set(_polydev_runtime_template
+      [=[# polydev::cuda_runtime as the static CUDA runtime that polydev was built with (CUDA
+# @POLYDEV_CUDA_VERSION@), for a consumer that uses no CUDA itself; polydevConfig.cmake includes this.
+get_filename_component(_polydev_cuda_runtime_file "@_polydev_runtime_file@" ABSOLUTE)
+add_library(polydev::cuda_runtime STATIC IMPORTED)
+set_target_properties(polydev::cuda_runtime PROPERTIES IMPORTED_LOCATION "${_polydev_cuda_runtime_file}")
+unset(_polydev_cuda_runtime_file)
+# What CUDA's static runtime needs on Linux, as FindCUDAToolkit gives it.
+target_link_libraries(polydev::cuda_runtime INTERFACE Threads::Threads dl rt)
+]=])
+  set(_polydev_runtime_file "\${CMAKE_CURRENT_LIST_DIR}/${_polydev_runtime_from_config}")
+  string(CONFIGURE "${_polydev_runtime_template}" _polydev_runtime_text @ONLY)
+  file(WRITE "${PROJECT_BINARY_DIR}/install/polydev-cuda-runtime.cmake" "${_polydev_runtime_text}")
+  install(
+    FILES "${PROJECT_BINARY_DIR}/install/polydev-cuda-runtime.cmake"
+    DESTINATION "${POLYDEV_INSTALL_CMAKEDIR}"
+    COMPONENT polydev_development)
+  set(_polydev_runtime_file "${_polydev_cudart}")
+  string(CONFIGURE "${_polydev_runtime_template}" _polydev_runtime_text @ONLY)
+  file(WRITE "${PROJECT_BINARY_DIR}/polydev-cuda-runtime.cmake" "${_polydev_runtime_text}")
+endif()

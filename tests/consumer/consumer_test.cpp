@@ -1,6 +1,11 @@
 // What a downstream project writes: a device test on polydev's fixtures and pools. Built by each
-// consumer project (find_package of an installed polydev, add_subdirectory, FetchContent), so one
-// source checks that all three give a project the same headers, definitions and libraries.
+// consumer project (find_package of an installed polydev, its build tree, add_subdirectory,
+// FetchContent, without a CUDA toolkit, with a GoogleTest of the project's own), so one source
+// checks that all of them give a project the same headers, definitions and libraries.
+//
+// CONSUMER_USES_CUDA_TOOLKIT (0 or 1, from the project's CMakeLists.txt): the project has the CUDA
+// toolkit and calls CUDA's runtime itself. Without it, a polydev built with CUDA still runs its
+// CUDA pools through the runtime it brings.
 #include <cstddef>
 #include <cstring>
 #include <polydev/gtest.hpp>
@@ -11,9 +16,10 @@
 #include <polydev/opencl/program_cache.hpp>
 #endif
 #if defined(POLYDEV_WITH_CUDA)
+#include <polydev/cuda/device_memory_pool.hpp>  // includes no CUDA header
+#if CONSUMER_USES_CUDA_TOOLKIT
 #include <cuda_runtime_api.h>
-
-#include <polydev/cuda/device_memory_pool.hpp>
+#endif
 #endif
 
 namespace {
@@ -90,9 +96,24 @@ POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(ConsumerOpenCL);
 #if defined(POLYDEV_WITH_CUDA)
 class ConsumerCuda : public polydev::testing::CudaTest {};
 
-TEST_P(ConsumerCuda, PooledDeviceMemoryRoundTripThenReuse) {
+TEST_P(ConsumerCuda, PooledDeviceMemoryIsHeldThenReused) {
   polydev::cuda::DeviceMemoryPool pool;  // the fixture made the test's device current
   EXPECT_EQ(pool.device(), ordinal());
+  polydev::cuda::PooledDeviceAllocation block = pool.allocate(4096);
+  ASSERT_NE(block.ptr(), nullptr);
+  void* const memory = block.ptr();
+  block.free();
+  EXPECT_EQ(pool.held_blocks(), 1u);
+  polydev::cuda::PooledDeviceAllocation again = pool.allocate(4096);
+  EXPECT_EQ(again.ptr(), memory) << "the held block is handed out again";
+  EXPECT_EQ(pool.held_blocks(), 0u);
+}
+
+#if CONSUMER_USES_CUDA_TOOLKIT
+// The project's own CUDA calls and polydev's share one runtime: the memory polydev allocated on the
+// device the fixture made current is the project's to copy and set.
+TEST_P(ConsumerCuda, PooledDeviceMemoryRoundTripThroughTheProjectsCudaCalls) {
+  polydev::cuda::DeviceMemoryPool pool;
   constexpr std::size_t n = 1024;
   constexpr std::size_t bytes = n * sizeof(int);
   std::vector<int> host(n);
@@ -100,6 +121,9 @@ TEST_P(ConsumerCuda, PooledDeviceMemoryRoundTripThenReuse) {
     host[i] = static_cast<int>(i);
   }
   polydev::cuda::PooledDeviceAllocation block = pool.allocate(bytes);
+  int current = -1;
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, ordinal());
   ASSERT_EQ(cudaMemcpy(block.ptr(), host.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemset(block.ptr(), 0x01, bytes / 2), cudaSuccess);
   std::vector<int> result(n);
@@ -109,14 +133,8 @@ TEST_P(ConsumerCuda, PooledDeviceMemoryRoundTripThenReuse) {
   for (std::size_t i = 0; i < n; ++i) {
     ASSERT_EQ(result[i], i < n / 2 ? ones : host[i]) << "at index " << i;
   }
-
-  void* const memory = block.ptr();
-  block.free();
-  EXPECT_EQ(pool.held_blocks(), 1u);
-  polydev::cuda::PooledDeviceAllocation again = pool.allocate(bytes);
-  EXPECT_EQ(again.ptr(), memory) << "the held block is handed out again";
-  EXPECT_EQ(pool.held_blocks(), 0u);
 }
+#endif
 
 POLYDEV_INSTANTIATE_CUDA_TEST_SUITE_P(ConsumerCuda);
 #endif
