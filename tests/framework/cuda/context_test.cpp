@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "polydev/error.hpp"
@@ -143,6 +144,40 @@ TEST_F(DefaultContextTest, FailureThatIsNotAPolydevErrorIsNotSwallowed) {
   };
   EXPECT_THROW(make_default_context(DeviceSources{}, inventory_, maker), std::logic_error);
   EXPECT_THAT(calls, ElementsAre(0));
+}
+
+// The statuses whose documentation says they leave the context unusable, and some that do not:
+// success, invalid value, out of memory, devices unavailable, launch out of resources, unknown.
+TEST(StickyErrors, AreTheKernelFaultsTheCudaDocumentationNames) {
+  for (long sticky : {226L, 700L, 702L, 714L, 715L, 716L, 717L, 718L, 719L, 721L, 911L}) {
+    EXPECT_TRUE(polydev::cuda::is_sticky_error(sticky)) << sticky;
+  }
+  for (long other : {0L, 1L, 2L, 46L, 701L, 720L, 999L, -1L}) {
+    EXPECT_FALSE(polydev::cuda::is_sticky_error(other)) << other;
+  }
+}
+
+// A new thread has no current context: whatever the build and the machine, asking for it is an
+// error (polydev::error; polydev::backend_error where the driver cannot be reached).
+TEST(CurrentContext, OnAThreadWithoutOneIsAnError) {
+  for (const bool device : {false, true}) {
+    std::string message = "<nothing was thrown>";
+    std::thread([&] {
+      try {
+        if (device) {
+          polydev::cuda::current_context_device();
+        } else {
+          polydev::cuda::current_context_id();
+        }
+      } catch (const polydev::error& failure) {
+        message = failure.what();
+      }
+    }).join();
+    EXPECT_THAT(message, testing::AnyOf(HasSubstr("no CUDA context is current on this thread"),
+                                        HasSubstr("no CUDA context can be current"),
+                                        HasSubstr("no CUDA context can exist")))
+        << (device ? "current_context_device" : "current_context_id");
+  }
 }
 
 }  // namespace

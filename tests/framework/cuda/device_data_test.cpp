@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "polydev/cuda/inventory.hpp"
@@ -135,6 +136,21 @@ TEST(CudaDeviceData, FromDeviceWithoutADeviceIsAnError) {
   if (inventory.available) GTEST_SKIP() << "this machine has a CUDA device";
   // Without the backend the message says so; with it, the runtime's error names the call.
   EXPECT_THROW(DeviceData::from_device(0), polydev::error);
+}
+
+TEST(CudaDeviceData, FromTheCurrentContextWithoutOneIsAnError) {
+  // A new thread has no current context; the message depends on the build and the machine.
+  std::string message;
+  std::thread([&message] { message = error_of([] { DeviceData::from_device(); }); }).join();
+#if !defined(POLYDEV_WITH_CUDA)
+  EXPECT_THAT(message, HasSubstr("polydev was built without the CUDA backend"));
+#else
+  if (polydev::cuda::system_inventory().available) {
+    EXPECT_THAT(message, HasSubstr("no CUDA context is current on this thread"));
+  } else {
+    EXPECT_THAT(message, HasSubstr("cudaGetDriverEntryPointByVersion failed"));
+  }
+#endif
 }
 
 TEST(CudaDeviceData, AlignBytesFollowsPyCuda) {

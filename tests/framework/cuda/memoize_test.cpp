@@ -1,6 +1,7 @@
 // context_dependent_memoize on every CUDA device: entries are keyed by the context current on the
 // calling thread (the primary context and a cuCtxCreate context on one device have their own),
-// the CUDA fixture clears them after every test, and a call with no current context is an error.
+// only clear_context_caches() empties them (the CUDA fixture calls it after every test), a throw
+// caches nothing, and a call with no current context is an error.
 #include "polydev/cuda/memoize.hpp"
 
 #include <cuda_runtime_api.h>
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "driver_context.hpp"
+#include "polydev/caches.hpp"
 #include "polydev/cuda/device_data.hpp"
 #include "polydev/cuda/inventory.hpp"
 #include "polydev/error.hpp"
@@ -63,6 +65,31 @@ class ContextMemoize : public polydev::testing::CudaTest {
 TEST_P(ContextMemoize, FirstTestStartsWithEmptyCache) { starts_empty_and_caches_per_context(); }
 
 TEST_P(ContextMemoize, SecondTestStartsWithEmptyCache) { starts_empty_and_caches_per_context(); }
+
+TEST_P(ContextMemoize, OnlyClearContextCachesEmptiesIt) {
+  EXPECT_EQ(context_of_computation_(3), polydev::cuda::current_context_id());
+  EXPECT_EQ(context_of_computation_(3), polydev::cuda::current_context_id());
+  EXPECT_EQ(calls_, 1);
+  polydev::clear_first_arg_caches();
+  EXPECT_EQ(context_of_computation_.size(), 1u) << "the first-arg clear must not touch it";
+  polydev::clear_context_caches();
+  EXPECT_EQ(context_of_computation_.size(), 0u);
+  context_of_computation_(3);
+  EXPECT_EQ(calls_, 2);
+}
+
+TEST_P(ContextMemoize, AFunctionThatThrowsCachesNothing) {
+  int attempts = 0;
+  ContextDependentMemoized<int(int)> failing_once([&attempts](int x) {
+    if (++attempts == 1) throw std::runtime_error("first attempt fails");
+    return x;
+  });
+  EXPECT_THROW(failing_once(4), std::runtime_error);
+  EXPECT_EQ(failing_once.size(), 0u);
+  EXPECT_EQ(failing_once(4), 4);
+  EXPECT_EQ(failing_once(4), 4);
+  EXPECT_EQ(attempts, 2);
+}
 
 TEST_P(ContextMemoize, TwoContextsOnOneDeviceHaveTheirOwnEntries) {
   const unsigned long long primary = polydev::cuda::current_context_id();
