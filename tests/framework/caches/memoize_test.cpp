@@ -1,7 +1,6 @@
-// FirstArgMemoized (first_arg_dependent_memoize) and ContextDependentMemoized
-// (context_dependent_memoize) on plain values; with OpenCL contexts in
-// tests/framework/opencl/program_cache_test.cpp and with CUDA contexts in
-// tests/framework/cuda/memoize_test.cpp.
+// FirstArgMemoized (first_arg_dependent_memoize) on plain values; with OpenCL contexts in
+// tests/framework/opencl/program_cache_test.cpp. ContextDependentMemoized needs a current CUDA
+// context: tests/framework/cuda/memoize_test.cpp.
 #include "polydev/memoize.hpp"
 
 #include <gtest/gtest.h>
@@ -9,9 +8,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-
-#include "polydev/cuda/inventory.hpp"
-#include "polydev/cuda/memoize.hpp"
 
 namespace {
 
@@ -60,35 +56,6 @@ TEST(FirstArgMemoized, ClearFirstArgCachesReleasesTheFirstArgumentAndTheResult) 
   EXPECT_TRUE(watched.expired());
   EXPECT_TRUE(result.expired());
   EXPECT_EQ(twice.size(), 0u);
-}
-
-TEST(ContextDependentMemoized, CachesPerContextUntilClearContextCaches) {
-  int calls = 0;
-  polydev::cuda::ContextDependentMemoized<int(int)> square([&calls](int x) {
-    ++calls;
-    return x * x;
-  });
-  EXPECT_EQ(square(3), 9);
-  EXPECT_EQ(square(3), 9);
-  EXPECT_EQ(calls, 1);
-  polydev::clear_first_arg_caches();
-  EXPECT_EQ(square.size(), 1u) << "the first-arg clear must not touch context caches";
-  polydev::clear_context_caches();
-  EXPECT_EQ(square.size(), 0u);
-  EXPECT_EQ(square(3), 9);
-  EXPECT_EQ(calls, 2);
-}
-
-TEST(ContextDependentMemoized, KeyIsTheCurrentDeviceOrMinusOneWithoutCuda) {
-  // With no usable CUDA (this machine, or a build without the backend) results are keyed under -1,
-  // as PyCUDA keys results computed without a context under None.
-  const int key = polydev::cuda::current_context_key();
-  if (polydev::cuda::system_inventory().devices.empty()) {
-    EXPECT_EQ(key, -1);
-  } else {
-    EXPECT_GE(key, 0);
-    EXPECT_LT(key, static_cast<int>(polydev::cuda::system_inventory().devices.size()));
-  }
 }
 
 }  // namespace
