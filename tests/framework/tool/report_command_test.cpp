@@ -303,6 +303,26 @@ TEST(ReportCommand, WritesTheHtmlPageAndJson) {
   EXPECT_THAT(html, HasSubstr("b&lt;d"));
 }
 
+// A polydev.yaml entry's place on the page: a link relative to the page by default, below the
+// source URL with its line when one is given.
+TEST(ReportCommand, ThePageLinksThePlacesOfMessages) {
+  const std::string folder = temp_path("links");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder + "/pages");
+  const std::string yaml = folder + "/polydev.yaml";
+  const std::string xml = write(
+      "linked.xml", one_test("<skipped message=\"" + yaml + ":3&#x0A;known problem: slow\"/>"));
+  const std::string page = folder + "/pages/report.html";
+  ProcessResult result = report({"--html", page, xml});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(read(page), HasSubstr("<a href=\"../polydev.yaml\"><code>" + yaml + ":3</code></a>"));
+  result = report({"--html", page, "--source-url", "https://example.org/r/blob/abc",
+                   "--source-root", folder, xml});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(read(page), HasSubstr("<a href=\"https://example.org/r/blob/abc/polydev.yaml#L3\">"));
+  std::filesystem::remove_all(folder);
+}
+
 TEST(ReportCommand, UnwritableHtmlExitsWithTwo) {
   const std::string page = temp_path("no/such/dir/page.html");
   const ProcessResult result = report({"--html=" + page, write("pass.xml", one_test(""))});
