@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# The CMake snippets of README.md and docs/*.md, built as written, so that they cannot drift from
+# polydev. In the Markdown, an HTML comment on the line before a code block says what the block is:
+#
+#   <!-- snippet: project [files=NAME,...] [requires=opencl|cuda] -->   before a ```cmake block: a
+#        complete CMakeLists.txt, built with the files it names
+#   <!-- snippet: file NAME -->      before any code block: the file NAME of the projects that name
+#                                    it (names are unique across the pages)
+#   <!-- snippet: fragment -->       before a ```cmake block that is deliberately not a project
+#
+# Every ```cmake block needs one of these, so a new snippet is never silently left unchecked. Each
+# project is configured against one install of polydev (a project that gets polydev with
+# FetchContent, against this checkout: FETCHCONTENT_SOURCE_DIR_POLYDEV), built with warnings as
+# errors, and its tests run through CTest on every PoCL device. A project that requires a backend
+# polydev was built without, or CUDA without nvcc, is listed as not built.
+#
+#   ci/doc-snippets.sh [BUILD_DIR]   install from a built polydev build folder (default:
+#                                    POLYDEV_BUILD_DIR, which ci/test.sh sets); without one,
+#                                    polydev is built first, tests off
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-${POLYDEV_BUILD_DIR:-}}"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/polydev-doc-snippets.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+# shellcheck source=ci/pocl-env.sh
+source ci/pocl-env.sh
+export POCL_CACHE_DIR="$work/pocl-cache"
+export POLYDEV_REQUIRE_DEVICES=opencl
+
+fail() {
+  echo "ci/doc-snippets.sh: $*" >&2
+  exit 1
+}
+
+# logged LOG COMMAND...: runs COMMAND with its output in LOG, shown only when it fails.
+logged() {
+  local log=$1
+  shift
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    fail "failed: $*"
+  fi
+}
+
+# Extracts the marked blocks: one folder per project under $work/projects, and a line per project
+# in $work/projects.txt: folder, page:line, requires.
+python3 - "$work" README.md docs/*.md <<'PY'
+import os, re, sys
+
+work, pages = sys.argv[1], sys.argv[2:]
+marker = re.compile(r"^<!-- snippet: (project|file|fragment)\b(.*?)-->\s*$")
+fence = re.compile(r"^```(\S*)\s*$")
+files, projects, errors = {}, [], []
+
+for page in pages:
+    lines = open(page, encoding="utf-8").read().split("\n")
+    pending = None  # (kind, attributes, line) of a marker waiting for its block
+    i = 0
+    while i < len(lines):
+        found = marker.match(lines[i])
+        if found:
+            if pending:
+                errors.append(f"{page}:{pending[2]}: a snippet marker with no code block after it")
+            pending = (found.group(1), found.group(2).split(), i + 1)
+            i += 1
+            continue
+        opening = fence.match(lines[i])
+        if not opening or not opening.group(1):
+            if lines[i].strip() and pending:
+                errors.append(f"{page}:{pending[2]}: the snippet marker is not right before a code block")
+                pending = None
+            i += 1
+            continue
+        start = i + 1
+        end = start
+        while end < len(lines) and lines[end].strip() != "```":
+            end += 1
+        body = "\n".join(lines[start:end]) + "\n"
+        language = opening.group(1)
+        where = f"{page}:{start}"
+        if pending is None:
+            if language == "cmake":
+                errors.append(f"{where}: a cmake block without a snippet marker; put "
+                              "'<!-- snippet: project -->' (a complete project, built in CI) or "
+                              "'<!-- snippet: fragment -->' on the line before it")
+        else:
+            kind, attributes, _ = pending
+            if kind == "file":
+                if len(attributes) != 1:
+                    errors.append(f"{where}: 'snippet: file' names one file")
+                elif attributes[0] in files:
+                    errors.append(f"{where}: a second snippet file {attributes[0]} "
+                                  f"(first at {files[attributes[0]][1]})")
+                else:
+                    files[attributes[0]] = (body, where)
+            elif language != "cmake":
+                errors.append(f"{where}: 'snippet: {kind}' marks a cmake block, not {language}")
+            elif kind == "project":
+                options = dict(a.split("=", 1) for a in attributes if "=" in a)
+                unknown = set(options) - {"files", "requires"} or {a for a in attributes if "=" not in a}
+                if unknown:
+                    errors.append(f"{where}: unknown snippet attributes {sorted(unknown)}")
+                projects.append((where, body, [f for f in options.get("files", "").split(",") if f],
+                                 options.get("requires", "")))
+            pending = None
+        i = end + 1
+
+listing = []
+for number, (where, body, needed, requires) in enumerate(projects, 1):
+    folder = os.path.join(work, "projects", f"{number:02d}")
+    os.makedirs(folder)
+    with open(os.path.join(folder, "CMakeLists.txt"), "w", encoding="utf-8") as out:
+        out.write(body)
+    for name in needed:
+        if name not in files:
+            errors.append(f"{where}: the project names {name}, which no 'snippet: file' block is")
+            continue
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
+            out.write(files[name][0])
+    listing.append(f"{folder} {where} {requires or '-'}")
+if errors:
+    sys.exit("\n".join(errors))
+if not projects:
+    sys.exit("no '<!-- snippet: project -->' block found")
+with open(os.path.join(work, "projects.txt"), "w") as out:
+    out.write("\n".join(listing) + "\n")
+PY
+
+if [[ -n "$build" ]]; then
+  [[ -f "$build/polydevConfig.cmake" ]] || fail "$build is no polydev build folder (build it first)"
+  echo "== install polydev from $build"
+else
+  echo "== build polydev (tests off) and install it"
+  build="$work/polydev"
+  logged "$work/configure.log" cmake -S . -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOLYDEV_WERROR=ON -DPOLYDEV_BUILD_TESTS=OFF
+  logged "$work/build.log" cmake --build "$build" --parallel "$(nproc)"
+fi
+logged "$work/install.log" cmake --install "$build" --prefix "$prefix"
+config="$(find "$prefix" -name polydevConfig.cmake)"
+has_backend() {
+  grep -q "^set(polydev_HAS_$1 ON)" "$config"
+}
+
+built=0
+while read -r folder where requires; do
+  case "$requires" in
+    -) ;;
+    opencl | cuda)
+      if ! has_backend "${requires^^}"; then
+        echo "== $where: not built: polydev was built without ${requires}"
+        continue
+      fi
+      if [[ "$requires" == cuda ]] && ! command -v nvcc >/dev/null 2>&1; then
+        echo "== $where: not built: no nvcc on PATH for its CUDA sources"
+        continue
+      fi
+      ;;
+    *) fail "$where: requires=$requires; expected opencl or cuda" ;;
+  esac
+  echo "== $where"
+  options=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Werror"
+    "-DCMAKE_PREFIX_PATH=$prefix")
+  if grep -q 'FetchContent_Declare(polydev' "$folder/CMakeLists.txt"; then
+    # The snippet's repository and tag stand for the user's; this checkout is that source.
+    options+=("-DFETCHCONTENT_SOURCE_DIR_POLYDEV=$PWD")
+  fi
+  logged "$folder.configure.log" cmake -S "$folder" -B "$folder/build" "${options[@]}"
+  logged "$folder.build.log" cmake --build "$folder/build" --parallel "$(nproc)"
+  logged "$folder.ctest.log" ctest --test-dir "$folder/build" --output-on-failure \
+    --no-tests=error --timeout 300
+  echo "   $(grep -E '^[0-9]+% tests passed' "$folder.ctest.log")"
+  built=$((built + 1))
+done <"$work/projects.txt"
+((built > 0)) || fail "no snippet project was built"
+echo "ci/doc-snippets.sh: $built snippet projects of README.md and docs/ built and passed"
