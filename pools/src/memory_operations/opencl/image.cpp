@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "image_checks.hpp"
 #include "operations_support.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/error.hpp"
@@ -10,63 +11,6 @@
 namespace polydev::opencl {
 
 namespace {
-
-const char* channel_type_name(cl_channel_type type) noexcept {
-  switch (type) {
-    case CL_SNORM_INT8:
-      return "CL_SNORM_INT8";
-    case CL_SNORM_INT16:
-      return "CL_SNORM_INT16";
-    case CL_UNORM_INT8:
-      return "CL_UNORM_INT8";
-    case CL_UNORM_INT16:
-      return "CL_UNORM_INT16";
-    case CL_SIGNED_INT8:
-      return "CL_SIGNED_INT8";
-    case CL_SIGNED_INT16:
-      return "CL_SIGNED_INT16";
-    case CL_SIGNED_INT32:
-      return "CL_SIGNED_INT32";
-    case CL_UNSIGNED_INT8:
-      return "CL_UNSIGNED_INT8";
-    case CL_UNSIGNED_INT16:
-      return "CL_UNSIGNED_INT16";
-    case CL_UNSIGNED_INT32:
-      return "CL_UNSIGNED_INT32";
-    case CL_HALF_FLOAT:
-      return "CL_HALF_FLOAT";
-    case CL_FLOAT:
-      return "CL_FLOAT";
-    default:
-      return "a packed or vendor channel type";
-  }
-}
-
-const char* channel_order_name(cl_channel_order order) noexcept {
-  switch (order) {
-    case CL_R:
-      return "CL_R";
-    case CL_RG:
-      return "CL_RG";
-    case CL_RGBA:
-      return "CL_RGBA";
-    default:
-      return "another channel order";
-  }
-}
-
-const char* image_type_name(cl_mem_object_type type) noexcept {
-  switch (type) {
-    case CL_MEM_OBJECT_IMAGE1D:
-      return "1-D";
-    case CL_MEM_OBJECT_IMAGE2D:
-      return "2-D";
-    case CL_MEM_OBJECT_IMAGE3D:
-      return "3-D";
-    default:
-      return "other";
-  }
-}
 
 // The channel type of an element type, normalized or not (PyOpenCL's DTYPE_TO_CHANNEL_TYPE and
 // DTYPE_TO_CHANNEL_TYPE_NORM).
@@ -124,70 +68,6 @@ cl_channel_order channel_order(unsigned num_channels) {
     default:
       throw error("image_from_array: " + std::to_string(num_channels) +
                   " channels; images have 1 (CL_R), 2 (CL_RG) or 4 (CL_RGBA)");
-  }
-}
-
-std::string shape_text(const std::vector<std::size_t>& shape) {
-  std::string text = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i != 0) text += ", ";
-    text += std::to_string(shape[i]);
-  }
-  return text + (shape.size() == 1 ? ",)" : ")");
-}
-
-// The largest image extents each device of the context allows for `type`, checked against
-// `region` (x first).
-void require_extents(const std::vector<cl::Device>& devices, cl_mem_object_type type,
-                     const std::array<std::size_t, 3>& region) {
-  struct Limit {
-    cl_device_info query;
-    const char* name;
-    std::size_t axis;
-  };
-  const std::vector<Limit> limits =
-      type == CL_MEM_OBJECT_IMAGE3D
-          ? std::vector<Limit>{{CL_DEVICE_IMAGE3D_MAX_WIDTH, "CL_DEVICE_IMAGE3D_MAX_WIDTH", 0},
-                               {CL_DEVICE_IMAGE3D_MAX_HEIGHT, "CL_DEVICE_IMAGE3D_MAX_HEIGHT", 1},
-                               {CL_DEVICE_IMAGE3D_MAX_DEPTH, "CL_DEVICE_IMAGE3D_MAX_DEPTH", 2}}
-      : type == CL_MEM_OBJECT_IMAGE2D
-          ? std::vector<Limit>{{CL_DEVICE_IMAGE2D_MAX_WIDTH, "CL_DEVICE_IMAGE2D_MAX_WIDTH", 0},
-                               {CL_DEVICE_IMAGE2D_MAX_HEIGHT, "CL_DEVICE_IMAGE2D_MAX_HEIGHT", 1}}
-          // A 1-D image is bounded by the 2-D width (OpenCL 1.2, clCreateImage).
-          : std::vector<Limit>{{CL_DEVICE_IMAGE2D_MAX_WIDTH, "CL_DEVICE_IMAGE2D_MAX_WIDTH", 0}};
-  for (const cl::Device& device : devices) {
-    for (const Limit& limit : limits) {
-      std::size_t most = 0;
-      check(device.getInfo(limit.query, &most), "clGetDeviceInfo", limit.name);
-      if (region[limit.axis] > most) {
-        throw error("image_from_array: extent " + std::to_string(region[limit.axis]) + " along " +
-                    "xyz"[limit.axis] + " is more than " + limit.name + " (" +
-                    std::to_string(most) + ") of device '" + detail::device_name(device) + "'");
-      }
-    }
-  }
-}
-
-void require_format(const cl::Context& context, cl_mem_flags flags, cl_mem_object_type type,
-                    const cl_image_format& format) {
-  cl_uint count = 0;
-  check(clGetSupportedImageFormats(context(), flags, type, 0, nullptr, &count),
-        "clGetSupportedImageFormats");
-  std::vector<cl_image_format> formats(count);
-  if (count != 0) {
-    check(clGetSupportedImageFormats(context(), flags, type, count, formats.data(), nullptr),
-          "clGetSupportedImageFormats");
-  }
-  const bool found = std::any_of(formats.begin(), formats.end(), [&](const cl_image_format& f) {
-    return f.image_channel_order == format.image_channel_order &&
-           f.image_channel_data_type == format.image_channel_data_type;
-  });
-  if (!found) {
-    throw error(std::string("image_from_array: format ") +
-                channel_order_name(format.image_channel_order) + " / " +
-                channel_type_name(format.image_channel_data_type) + " is not supported for " +
-                image_type_name(type) + " images with these access flags on this context (" +
-                std::to_string(count) + " formats are; see clGetSupportedImageFormats)");
   }
 }
 
@@ -295,30 +175,63 @@ std::array<std::size_t, 3> image_box(const cl::Image& image,
 
 }  // namespace detail
 
+HostBuffer host_buffer(const HostArrayView& array) {
+  constexpr const char* who = "host_buffer";
+  // OpenCL lays out 3-component vectors like 4-component ones.
+  const std::size_t slots = array.components == 3 ? 4 : array.components;
+  std::size_t bytes = detail::checked_mul(element_size(array.type), slots, who, "an element");
+  for (std::size_t extent : array.shape)
+    bytes = detail::checked_mul(bytes, extent, who, "the array");
+  return HostBuffer{array.data, bytes, false};
+}
+
 AnyImage image_from_array(const cl::Context& context, const HostArrayView& array,
-                          unsigned num_channels, ImageMode mode, bool norm_int) {
+                          std::optional<unsigned> num_channels, ImageMode mode, bool norm_int) {
   constexpr const char* who = "image_from_array";
   if (array.data == nullptr) throw error(std::string(who) + ": the array's data is null");
-  const cl_image_format format{channel_order(num_channels), channel_type(array.type, norm_int)};
+  const unsigned components = array.components;
+  const std::string element = std::string(element_type_name(array.type)) +
+                              (components == 1 ? std::string() : "x" + std::to_string(components));
+  if (components != 1) {
+    if (num_channels) {
+      throw error(std::string(who) + ": num_channels " + std::to_string(*num_channels) + " with " +
+                  element +
+                  " elements; the components of vector elements are the channels: leave "
+                  "num_channels out, or view the data as scalars whose last extent is the "
+                  "channel count");
+    }
+    if (components == 3) {
+      throw error(std::string(who) + ": " + element +
+                  " elements (cl_float3 and its kin); images have 1, 2 or 4 channels, and OpenCL "
+                  "lays out 3-component vectors like 4-component ones: use 4-component elements "
+                  "whose fourth value pads (CL_RGBA)");
+    }
+    if (components != 2 && components != 4) {
+      throw error(std::string(who) + ": " + element + " elements; images have 1, 2 or 4 " +
+                  "channels (scalars, or 2- and 4-component vectors such as cl_float2, cl_uchar4)");
+    }
+  }
+  const unsigned channels = components != 1 ? components : num_channels.value_or(1);
+  const cl_image_format format{channel_order(channels), channel_type(array.type, norm_int)};
   const cl_mem_flags access = mode_flags(mode);
 
   std::vector<std::size_t> shape = array.shape;
-  if (num_channels > 1) {
-    if (shape.empty() || shape.back() != num_channels) {
-      throw error(std::string(who) + ": shape " + shape_text(array.shape) + " with " +
-                  std::to_string(num_channels) + " channels; the last extent must be the " +
-                  "channel count (e.g. (h, w, " + std::to_string(num_channels) + "))");
+  if (components == 1 && channels > 1) {
+    if (shape.empty() || shape.back() != channels) {
+      throw error(std::string(who) + ": shape " + detail::shape_text(array.shape) + " with " +
+                  std::to_string(channels) + " channels; the last extent must be the " +
+                  "channel count (e.g. (h, w, " + std::to_string(channels) + "))");
     }
     shape.pop_back();
   }
   if (shape.empty() || shape.size() > 3) {
-    throw error(std::string(who) + ": shape " + shape_text(array.shape) + " with " +
-                std::to_string(num_channels) + " channel(s) leaves " +
-                std::to_string(shape.size()) + " image dimensions; images have 1, 2 or 3");
+    throw error(std::string(who) + ": shape " + detail::shape_text(array.shape) + " with " +
+                std::to_string(channels) + " channel(s) leaves " + std::to_string(shape.size()) +
+                " image dimensions; images have 1, 2 or 3");
   }
   for (std::size_t extent : shape) {
     if (extent == 0) {
-      throw error(std::string(who) + ": shape " + shape_text(array.shape) +
+      throw error(std::string(who) + ": shape " + detail::shape_text(array.shape) +
                   " has an extent of 0; images hold at least one pixel");
     }
   }
@@ -327,14 +240,14 @@ AnyImage image_from_array(const cl::Context& context, const HostArrayView& array
   const cl_mem_object_type type = shape.size() == 1   ? CL_MEM_OBJECT_IMAGE1D
                                   : shape.size() == 2 ? CL_MEM_OBJECT_IMAGE2D
                                                       : CL_MEM_OBJECT_IMAGE3D;
-  const std::size_t pixel = element_size(array.type) * num_channels;
+  const std::size_t pixel = element_size(array.type) * channels;
   const std::size_t row_pitch = detail::checked_mul(region[0], pixel, who, "the row");
   const std::size_t slice_pitch = detail::checked_mul(row_pitch, region[1], who, "the slice");
   detail::checked_mul(slice_pitch, region[2], who, "the array");
 
   detail::require_image_support(context, who);
-  require_extents(detail::context_devices(context), type, region);
-  require_format(context, access, type, format);
+  detail::require_extents(context, type, region, who);
+  detail::require_format(context, access, type, format, who);
 
   cl_image_desc desc{};
   desc.image_type = type;
@@ -348,7 +261,8 @@ AnyImage image_from_array(const cl::Context& context, const HostArrayView& array
   cl_mem image = clCreateImage(context(), access | CL_MEM_COPY_HOST_PTR, &format, &desc,
                                const_cast<void*>(array.data), &status);
   check(status, "clCreateImage",
-        std::string(image_type_name(type)) + " image of shape " + shape_text(array.shape));
+        std::string(detail::image_type_name(type)) + " image of shape " +
+            detail::shape_text(array.shape));
   if (type == CL_MEM_OBJECT_IMAGE1D) return cl::Image1D(image);
   if (type == CL_MEM_OBJECT_IMAGE2D) return cl::Image2D(image);
   return cl::Image3D(image);
@@ -387,9 +301,9 @@ std::vector<std::size_t> image_shape(const cl::Image& image) {
       return {extent[0]};
     case CL_MEM_OBJECT_IMAGE1D_ARRAY:
     case CL_MEM_OBJECT_IMAGE2D:
-      return {extent[1], extent[0]};
+      return {extent[0], extent[1]};
     default:
-      return {extent[2], extent[1], extent[0]};
+      return {extent[0], extent[1], extent[2]};
   }
 }
 
@@ -408,8 +322,8 @@ cl::Event enqueue_fill_image(const cl::CommandQueue& queue, const cl::Image& ima
   const std::size_t wanted = is_signed ? 1 : is_unsigned ? 2 : 0;
   if (color.index() != wanted) {
     static const char* const kinds[] = {"cl_float4", "cl_int4", "cl_uint4"};
-    throw error(std::string(who) + ": channel type " + channel_type_name(type) + " takes a " +
-                kinds[wanted] + " colour; got a " + kinds[color.index()]);
+    throw error(std::string(who) + ": " + to_string(format) + " takes a " + kinds[wanted] +
+                " colour; got a " + kinds[color.index()]);
   }
   const void* bits = std::visit([](const auto& value) -> const void* { return &value; }, color);
   const detail::WaitList waits(wait_for);

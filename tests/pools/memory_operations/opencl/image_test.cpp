@@ -6,11 +6,16 @@
 #include <array>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <polydev/gtest.hpp>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "polydev/error.hpp"
+#include "polydev/opencl/characterize.hpp"
+#include "polydev/opencl/detail/sampler_properties.hpp"
+#include "polydev/opencl/image_format.hpp"
 #include "polydev/opencl/mapping.hpp"
 #include "polydev/opencl/sampler.hpp"
 #include "support/opencl_checks.hpp"
@@ -19,10 +24,14 @@ namespace {
 
 using polydev::opencl::AnyImage;
 using polydev::opencl::as_image;
+using polydev::opencl::create_image;
 using polydev::opencl::ElementType;
 using polydev::opencl::host_array;
+using polydev::opencl::host_buffer;
 using polydev::opencl::HostArrayView;
+using polydev::opencl::HostBuffer;
 using polydev::opencl::image_from_array;
+using polydev::opencl::ImageFormat;
 using polydev::opencl::ImageMode;
 using polydev::opencl::MappedRegion;
 using polydev::testing::pools_support::build_program;
@@ -68,6 +77,9 @@ __kernel void sample_f2d(__read_only image2d_t image, sampler_t sampler,
   out[i] = read_imagef(image, sampler, coords[i]);
 }
 )CLC";
+
+// Among the formats OpenCL requires of every device with images, for every image type.
+constexpr ImageFormat kRGBAFloat(CL_RGBA, CL_FLOAT);
 
 bool has_images(const cl::Device& device) {
   return device.getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE;
@@ -126,6 +138,35 @@ class OpenCLImages : public polydev::testing::OpenCLTest {
     });
   }
 
+  // The red channel `sampler` reads from `image` at each of `coords`, through the sample_f2d
+  // kernel.
+  std::vector<float> sample(const cl::Image& image, const cl::Sampler& sampler,
+                            const std::vector<cl_float2>& coords) {
+    cl::Kernel kernel(program_, "sample_f2d");
+    cl::Buffer in(context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                  coords.size() * sizeof(cl_float2), const_cast<cl_float2*>(coords.data()));
+    cl::Buffer out(context(), CL_MEM_WRITE_ONLY, coords.size() * sizeof(cl_float4));
+    EXPECT_EQ(kernel.setArg(0, image), CL_SUCCESS);
+    EXPECT_EQ(kernel.setArg(1, sampler), CL_SUCCESS);
+    EXPECT_EQ(kernel.setArg(2, in), CL_SUCCESS);
+    EXPECT_EQ(kernel.setArg(3, out), CL_SUCCESS);
+    EXPECT_EQ(queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(coords.size())),
+              CL_SUCCESS);
+    std::vector<cl_float4> results(coords.size());
+    EXPECT_EQ(queue().enqueueReadBuffer(out, CL_TRUE, 0, results.size() * sizeof(cl_float4),
+                                        results.data()),
+              CL_SUCCESS);
+    std::vector<float> reds;
+    for (const cl_float4& result : results) reds.push_back(result.s[0]);
+    return reds;
+  }
+
+  // The version of the device's platform (CL_PLATFORM_VERSION).
+  std::optional<polydev::opencl::Version> platform_version() {
+    const cl::Platform platform(device().getInfo<CL_DEVICE_PLATFORM>());
+    return polydev::opencl::parse_opencl_version(platform.getInfo<CL_PLATFORM_VERSION>());
+  }
+
   cl::Program program_;
 };
 
@@ -137,7 +178,7 @@ TEST_P(OpenCLImages, TwoDimensionalArraysKeepTheirCOrder) {
   const AnyImage made = image_from_array(context(), host_array(data.data(), {h, w}));
   ASSERT_TRUE(std::holds_alternative<cl::Image2D>(made));
   const cl::Image& image = as_image(made);
-  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{h, w}));
+  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{w, h}));
   EXPECT_EQ(polydev::opencl::image_extent(image), (std::array<std::size_t, 3>{w, h, 1}));
   EXPECT_EQ(format_of(image).image_channel_order, static_cast<cl_channel_order>(CL_R));
   EXPECT_EQ(format_of(image).image_channel_data_type,
@@ -156,7 +197,7 @@ TEST_P(OpenCLImages, ChannelsComeFromTheLastExtent) {
   std::iota(rgba.begin(), rgba.end(), 0.5f);
   const AnyImage made = image_from_array(context(), host_array(rgba.data(), {2, 3, 4}), 4);
   const cl::Image& image = as_image(made);
-  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{2, 3}));
+  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{3, 2}));
   EXPECT_EQ(format_of(image).image_channel_order, static_cast<cl_channel_order>(CL_RGBA));
   EXPECT_EQ(format_of(image).image_channel_data_type, static_cast<cl_channel_type>(CL_FLOAT));
   const auto pixels = run<cl_float4>("read_f2d", image, cl::NDRange(3, 2), 6);
@@ -185,7 +226,7 @@ TEST_P(OpenCLImages, TwoChannelArraysAreRGImagesWhereTheDeviceHasThem) {
   if (!supports(CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, CL_RG, CL_FLOAT)) {
     const std::string message =
         thrown_message<polydev::error>([&] { image_from_array(context(), view, 2); });
-    EXPECT_NE(message.find("format CL_RG / CL_FLOAT is not supported for 2-D images"),
+    EXPECT_NE(message.find("format ImageFormat(RG, FLOAT) is not supported for 2-D images"),
               std::string::npos)
         << message;
     GTEST_SKIP() << "device has no CL_RG / CL_FLOAT 2-D images: checked that image_from_array "
@@ -220,7 +261,7 @@ TEST_P(OpenCLImages, SignedNormalizedIntegersReadAsFractionsWhereTheDeviceHasThe
   if (!supports(CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_SNORM_INT8)) {
     const std::string message = thrown_message<polydev::error>(
         [&] { image_from_array(context(), view, 4, ImageMode::read, true); });
-    EXPECT_NE(message.find("format CL_RGBA / CL_SNORM_INT8 is not supported for 2-D images"),
+    EXPECT_NE(message.find("format ImageFormat(RGBA, SNORM_INT8) is not supported for 2-D images"),
               std::string::npos)
         << message;
     GTEST_SKIP() << "device has no CL_RGBA / CL_SNORM_INT8 2-D images: checked that "
@@ -257,7 +298,7 @@ TEST_P(OpenCLImages, HalfFloatArraysAreHalfFloatImages) {
   if (!supports(CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, CL_R, CL_HALF_FLOAT)) {
     const std::string message =
         thrown_message<polydev::error>([&] { image_from_array(context(), view); });
-    EXPECT_NE(message.find("format CL_R / CL_HALF_FLOAT is not supported for 2-D images"),
+    EXPECT_NE(message.find("format ImageFormat(R, HALF_FLOAT) is not supported for 2-D images"),
               std::string::npos)
         << message;
     GTEST_SKIP() << "device has no CL_R / CL_HALF_FLOAT 2-D images: checked that "
@@ -351,13 +392,13 @@ TEST_P(OpenCLImages, UnsupportedFormatsAreNamed) {
     const char* text;
   };
   const Candidate candidates[] = {
-      {ElementType::int16, 2, true, CL_RG, CL_SNORM_INT16, "CL_RG / CL_SNORM_INT16"},
-      {ElementType::int8, 2, true, CL_RG, CL_SNORM_INT8, "CL_RG / CL_SNORM_INT8"},
-      {ElementType::uint16, 2, true, CL_RG, CL_UNORM_INT16, "CL_RG / CL_UNORM_INT16"},
-      {ElementType::float16, 2, false, CL_RG, CL_HALF_FLOAT, "CL_RG / CL_HALF_FLOAT"},
-      {ElementType::int8, 1, true, CL_R, CL_SNORM_INT8, "CL_R / CL_SNORM_INT8"},
-      {ElementType::int16, 1, true, CL_R, CL_SNORM_INT16, "CL_R / CL_SNORM_INT16"},
-      {ElementType::uint32, 2, false, CL_RG, CL_UNSIGNED_INT32, "CL_RG / CL_UNSIGNED_INT32"},
+      {ElementType::int16, 2, true, CL_RG, CL_SNORM_INT16, "ImageFormat(RG, SNORM_INT16)"},
+      {ElementType::int8, 2, true, CL_RG, CL_SNORM_INT8, "ImageFormat(RG, SNORM_INT8)"},
+      {ElementType::uint16, 2, true, CL_RG, CL_UNORM_INT16, "ImageFormat(RG, UNORM_INT16)"},
+      {ElementType::float16, 2, false, CL_RG, CL_HALF_FLOAT, "ImageFormat(RG, HALF_FLOAT)"},
+      {ElementType::int8, 1, true, CL_R, CL_SNORM_INT8, "ImageFormat(R, SNORM_INT8)"},
+      {ElementType::int16, 1, true, CL_R, CL_SNORM_INT16, "ImageFormat(R, SNORM_INT16)"},
+      {ElementType::uint32, 2, false, CL_RG, CL_UNSIGNED_INT32, "ImageFormat(RG, UNSIGNED_INT32)"},
   };
   const std::vector<std::uint32_t> data(16, 0);
   for (const Candidate& candidate : candidates) {
@@ -423,7 +464,7 @@ TEST_P(OpenCLImages, BadFillsAreErrorsThatSayWhy) {
   const std::string kind = thrown_message<polydev::error>([&] {
     polydev::opencl::enqueue_fill_image(queue(), image, cl_float4{{1, 1, 1, 1}});
   });
-  EXPECT_NE(kind.find("channel type CL_UNSIGNED_INT8 takes a cl_uint4 colour; got a cl_float4"),
+  EXPECT_NE(kind.find("ImageFormat(R, UNSIGNED_INT8) takes a cl_uint4 colour; got a cl_float4"),
             std::string::npos)
       << kind;
   const std::string past = thrown_message<polydev::error>([&] {
@@ -513,23 +554,7 @@ TEST_P(OpenCLImages, SamplersAddressAndFilterAsAsked) {
   const std::vector<float> row = {0.0f, 10.0f, 20.0f, 30.0f};
   const AnyImage made = image_from_array(context(), host_array(row.data(), {1, 4}));
   auto sample = [&](const cl::Sampler& sampler, const std::vector<cl_float2>& coords) {
-    cl::Kernel kernel(program_, "sample_f2d");
-    cl::Buffer in(context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                  coords.size() * sizeof(cl_float2), const_cast<cl_float2*>(coords.data()));
-    cl::Buffer out(context(), CL_MEM_WRITE_ONLY, coords.size() * sizeof(cl_float4));
-    EXPECT_EQ(kernel.setArg(0, as_image(made)), CL_SUCCESS);
-    EXPECT_EQ(kernel.setArg(1, sampler), CL_SUCCESS);
-    EXPECT_EQ(kernel.setArg(2, in), CL_SUCCESS);
-    EXPECT_EQ(kernel.setArg(3, out), CL_SUCCESS);
-    EXPECT_EQ(queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(coords.size())),
-              CL_SUCCESS);
-    std::vector<cl_float4> results(coords.size());
-    EXPECT_EQ(queue().enqueueReadBuffer(out, CL_TRUE, 0, results.size() * sizeof(cl_float4),
-                                        results.data()),
-              CL_SUCCESS);
-    std::vector<float> reds;
-    for (const cl_float4& result : results) reds.push_back(result.s[0]);
-    return reds;
+    return OpenCLImages::sample(as_image(made), sampler, coords);
   };
   const cl_float2 left = {{-3.0f, 0.5f}};
   const cl_float2 right = {{100.0f, 0.5f}};
@@ -593,6 +618,562 @@ TEST(OpenCLImageElementTypes, SizesAndNames) {
   EXPECT_STREQ(polydev::opencl::element_type_name(ElementType::float32), "float32");
 }
 
+// Every kind create_image makes, from host memory (RGBA / CL_FLOAT, a format OpenCL requires of
+// every device with images), read back with clEnqueueReadImage; the shape is the one it was
+// created with, which is PyOpenCL's Image.shape where PyOpenCL gives one ((w, h), (w, h, d)).
+TEST_P(OpenCLImages, CreateImageMakesEveryKindFromHostMemory) {
+  struct Kind {
+    std::vector<std::size_t> shape;
+    bool is_array;
+    cl_mem_object_type type;
+    std::size_t alternative;  // in AnyImage
+  };
+  const Kind kinds[] = {
+      {{5}, false, CL_MEM_OBJECT_IMAGE1D, 0},
+      {{5, 3}, false, CL_MEM_OBJECT_IMAGE2D, 1},
+      {{4, 3, 2}, false, CL_MEM_OBJECT_IMAGE3D, 2},
+      {{5, 3}, true, CL_MEM_OBJECT_IMAGE1D_ARRAY, 3},
+      {{4, 3, 2}, true, CL_MEM_OBJECT_IMAGE2D_ARRAY, 4},
+  };
+  for (const Kind& kind : kinds) {
+    std::size_t pixels = 1;
+    for (std::size_t extent : kind.shape) pixels *= extent;
+    std::vector<float> data(pixels * 4);
+    std::iota(data.begin(), data.end(), 0.25f);
+    const AnyImage made =
+        create_image(context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kRGBAFloat, kind.shape, {},
+                     host_buffer(data.data(), data.size()), kind.is_array);
+    const cl::Image& image = as_image(made);
+    EXPECT_EQ(made.index(), kind.alternative) << std::hex << kind.type;
+    EXPECT_EQ(image.getInfo<CL_MEM_TYPE>(), kind.type);
+    EXPECT_EQ(polydev::opencl::image_shape(image), kind.shape) << std::hex << kind.type;
+    EXPECT_EQ(ImageFormat(image.getImageInfo<CL_IMAGE_FORMAT>()), kRGBAFloat);
+    EXPECT_EQ(read_back<float>(image, data.size()), data) << std::hex << kind.type;
+  }
+}
+
+// PyOpenCL's own example of its C-order note: an array of shape (h, w) makes an image of shape
+// (w, h).
+TEST_P(OpenCLImages, ImageShapeIsXFirstAsPyOpenCLs) {
+  const std::vector<float> data(3 * 5 * 4, 1.0f);
+  const AnyImage flat = image_from_array(context(), host_array(data.data(), {3, 5, 4}), 4);
+  EXPECT_EQ(polydev::opencl::image_shape(as_image(flat)), (std::vector<std::size_t>{5, 3}));
+  const AnyImage cube = image_from_array(context(), host_array(data.data(), {3, 5, 4}));
+  EXPECT_EQ(polydev::opencl::image_shape(as_image(cube)), (std::vector<std::size_t>{4, 5, 3}));
+  EXPECT_EQ(as_image(cube).getImageInfo<CL_IMAGE_WIDTH>(), 4u);
+  EXPECT_EQ(as_image(cube).getImageInfo<CL_IMAGE_DEPTH>(), 3u);
+  const AnyImage line = image_from_array(context(), host_array(data.data(), {7}));
+  EXPECT_EQ(polydev::opencl::image_shape(as_image(line)), (std::vector<std::size_t>{7}));
+}
+
+// Host memory with padding after each row (and slice, or 1-D image of an array): the image holds
+// the pixels only.
+TEST_P(OpenCLImages, PitchesSkipThePaddingOfHostMemory) {
+  struct Case {
+    std::vector<std::size_t> shape;
+    bool is_array;
+    std::vector<std::size_t> pitches;  // in pixels of 16 bytes here
+  };
+  const Case cases[] = {
+      {{3, 2}, false, {5}},
+      {{3, 2}, true, {4}},
+      {{2, 2, 2}, false, {3, 9}},
+      {{2, 3, 2}, true, {4, 16}},
+  };
+  constexpr std::size_t pixel = 4 * sizeof(float);
+  for (const Case& c : cases) {
+    const std::size_t w = c.shape[0];
+    const std::size_t rows = c.shape[1];
+    const std::size_t layers = c.shape.size() == 3 ? c.shape[2] : 1;
+    const std::size_t row_pitch = c.pitches[0];
+    // A 1-D array's one pitch steps from image to image; a 2-D image's from row to row.
+    const std::size_t slice_pitch = c.pitches.size() == 2 ? c.pitches[1] : row_pitch * rows;
+    std::vector<float> host(slice_pitch * layers * 4, -1.0f);
+    std::vector<float> packed;
+    for (std::size_t z = 0; z < layers; ++z) {
+      for (std::size_t y = 0; y < rows; ++y) {
+        for (std::size_t x = 0; x < w; ++x) {
+          for (std::size_t channel = 0; channel < 4; ++channel) {
+            const float value = static_cast<float>(1000 * z + 100 * y + 10 * x + channel);
+            host[((z * slice_pitch) + y * row_pitch + x) * 4 + channel] = value;
+            packed.push_back(value);
+          }
+        }
+      }
+    }
+    std::vector<std::size_t> pitches;
+    for (std::size_t p : c.pitches) pitches.push_back(p * pixel);
+    const AnyImage made =
+        create_image(context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kRGBAFloat, c.shape,
+                     pitches, host_buffer(host.data(), host.size()), c.is_array);
+    EXPECT_EQ(read_back<float>(as_image(made), packed.size()), packed)
+        << polydev::opencl::image_shape(as_image(made)).size() << "-extent shape, is_array "
+        << c.is_array;
+  }
+}
+
+// CL_MEM_USE_HOST_PTR: the image is the caller's memory, which a map brings up to date.
+TEST_P(OpenCLImages, UseHostPtrImagesLiveInTheHostMemory) {
+  std::vector<float> host(3 * 2 * 4, 0.0f);
+  const AnyImage made = create_image(context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, kRGBAFloat,
+                                     {3, 2}, {}, host_buffer(host.data(), host.size()));
+  const cl::Image& image = as_image(made);
+  EXPECT_EQ(image.getInfo<CL_MEM_HOST_PTR>(), static_cast<void*>(host.data()));
+  cl::Kernel kernel(program_, "write_f2d");
+  ASSERT_EQ(kernel.setArg(0, image), CL_SUCCESS);
+  ASSERT_EQ(queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(3, 2)), CL_SUCCESS);
+  {
+    const MappedRegion view = polydev::opencl::map_image(queue(), image, CL_MAP_READ);
+    for (std::size_t y = 0; y < 2; ++y) {
+      for (std::size_t x = 0; x < 3; ++x) {
+        const float* pixel = &host[(y * 3 + x) * 4];
+        EXPECT_EQ(pixel[0], static_cast<float>(x));
+        EXPECT_EQ(pixel[1], static_cast<float>(y));
+        EXPECT_EQ(pixel[2], static_cast<float>(x + 10 * y));
+      }
+    }
+  }
+  ASSERT_EQ(queue().finish(), CL_SUCCESS);
+}
+
+// A 1-D image on a buffer: its pixels are the buffer's bytes, both ways.
+TEST_P(OpenCLImages, ImagesOnABufferShareItsBytes) {
+  const ImageFormat rgba_bytes(CL_RGBA, CL_UNSIGNED_INT8);
+  std::vector<std::uint8_t> bytes(8 * 4);
+  std::iota(bytes.begin(), bytes.end(), std::uint8_t{3});
+  cl::Buffer buffer(context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(),
+                    bytes.data());
+  const AnyImage made =
+      create_image(context(), CL_MEM_READ_WRITE, rgba_bytes, {8}, {}, std::nullopt, false, buffer);
+  ASSERT_TRUE(std::holds_alternative<cl::Image1DBuffer>(made));
+  const cl::Image& image = as_image(made);
+  EXPECT_EQ(image.getInfo<CL_MEM_TYPE>(),
+            static_cast<cl_mem_object_type>(CL_MEM_OBJECT_IMAGE1D_BUFFER));
+  EXPECT_EQ(image.getImageInfo<CL_IMAGE_BUFFER>()(), buffer());
+  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{8}));
+  EXPECT_EQ(polydev::opencl::image_extent(image), (std::array<std::size_t, 3>{8, 1, 1}));
+  EXPECT_EQ(read_back<std::uint8_t>(image, bytes.size()), bytes);
+
+  const std::vector<std::uint8_t> pixel = {250, 251, 252, 253};
+  ASSERT_EQ(queue().enqueueWriteImage(image, CL_TRUE, {2, 0, 0}, {1, 1, 1}, 0, 0, pixel.data()),
+            CL_SUCCESS);
+  std::vector<std::uint8_t> seen(bytes.size());
+  ASSERT_EQ(queue().enqueueReadBuffer(buffer, CL_TRUE, 0, seen.size(), seen.data()), CL_SUCCESS);
+  std::copy(pixel.begin(), pixel.end(), bytes.begin() + 8);
+  EXPECT_EQ(seen, bytes);
+}
+
+TEST_P(OpenCLImages, ImagesWithoutHostMemoryTakeWrites) {
+  const AnyImage made = create_image(context(), CL_MEM_READ_WRITE, kRGBAFloat, {2, 2, 3}, {},
+                                     std::nullopt, /*is_array=*/true);
+  ASSERT_TRUE(std::holds_alternative<cl::Image2DArray>(made));
+  std::vector<float> data(2 * 2 * 3 * 4);
+  std::iota(data.begin(), data.end(), 7.0f);
+  ASSERT_EQ(
+      queue().enqueueWriteImage(as_image(made), CL_TRUE, {0, 0, 0}, {2, 2, 3}, 0, 0, data.data()),
+      CL_SUCCESS);
+  EXPECT_EQ(read_back<float>(as_image(made), data.size()), data);
+  EXPECT_EQ(polydev::opencl::image_extent(as_image(made)), (std::array<std::size_t, 3>{2, 2, 3}));
+}
+
+TEST_P(OpenCLImages, BadCreateRequestsAreErrorsThatSayWhy) {
+  std::vector<float> host(4 * 4 * 4 * 4, 0.0f);
+  const HostBuffer whole = host_buffer(host.data(), host.size());
+  constexpr cl_mem_flags copy = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+  auto message = [&](auto&& create) { return thrown_message<polydev::error>([&] { create(); }); };
+  auto expect = [](const std::string& text, const std::string& part) {
+    EXPECT_NE(text.find("create_image: " + part), std::string::npos) << text;
+  };
+  expect(message([&] { create_image(cl::Context(), CL_MEM_READ_ONLY, kRGBAFloat, {2}); }),
+         "the context is empty");
+  expect(message([&] {
+           create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {2}, {}, std::nullopt, false,
+                        cl::Buffer());
+         }),
+         "buffer is empty");
+  expect(message([&] { create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {}); }),
+         "shape () has 0 extents; images have 1 to 3");
+  expect(message([&] {
+           create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {2, 2, 2, 2});
+         }),
+         "shape (2, 2, 2, 2) has 4 extents");
+  expect(message([&] {
+           create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {2, 0});
+         }),
+         "shape (2, 0) has an extent of 0");
+  cl::Buffer buffer(context(), CL_MEM_READ_WRITE, 256);
+  expect(
+      message([&] { create_image(context(), 0, kRGBAFloat, {2}, {}, std::nullopt, true, buffer); }),
+      "buffer and is_array together");
+  expect(message([&] {
+           create_image(context(), 0, kRGBAFloat, {2, 2}, {}, std::nullopt, false, buffer);
+         }),
+         "buffer with shape (2, 2); only 1-D images (shape (w,)) live on a buffer");
+  expect(message([&] {
+           create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {2}, {}, std::nullopt, true);
+         }),
+         "is_array with shape (2,); an array of 1-D images has shape (w, n)");
+  expect(message([&] {
+           create_image(context(), CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, kRGBAFloat, {2});
+         }),
+         "flags hold more than one of CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY");
+  expect(message([&] {
+           create_image(context(), copy | CL_MEM_USE_HOST_PTR, kRGBAFloat, {2}, {}, whole);
+         }),
+         "CL_MEM_USE_HOST_PTR and CL_MEM_COPY_HOST_PTR together");
+  expect(message([&] {
+           create_image(context(), CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR, kRGBAFloat, {2}, {},
+                        whole);
+         }),
+         "CL_MEM_USE_HOST_PTR and CL_MEM_ALLOC_HOST_PTR together");
+  expect(message([&] {
+           create_image(context(), CL_MEM_COPY_HOST_PTR, kRGBAFloat, {2}, {}, std::nullopt, false,
+                        buffer);
+         }),
+         "a 1-D image on a buffer takes its pixels from the buffer");
+  expect(message([&] { create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {2}, {}, whole); }),
+         "hostbuf without CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR in flags");
+  expect(message([&] { create_image(context(), copy, kRGBAFloat, {2}); }),
+         "CL_MEM_COPY_HOST_PTR without hostbuf");
+  expect(message([&] { create_image(context(), CL_MEM_USE_HOST_PTR, kRGBAFloat, {2}); }),
+         "CL_MEM_USE_HOST_PTR without hostbuf");
+  expect(message([&] {
+           create_image(context(), copy, kRGBAFloat, {2}, {}, HostBuffer{nullptr, 64, false});
+         }),
+         "hostbuf's data is null");
+  const std::vector<float> constant(16, 0.0f);
+  expect(message([&] {
+           create_image(context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, kRGBAFloat, {2}, {},
+                        host_buffer(constant.data(), constant.size()));
+         }),
+         "hostbuf is read-only (made from a const pointer), but CL_MEM_USE_HOST_PTR without "
+         "CL_MEM_READ_ONLY lets kernels write it");
+  expect(message([&] {
+           create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {2, 2}, {64});
+         }),
+         "pitches (64,) without hostbuf");
+  expect(message([&] { create_image(context(), copy, kRGBAFloat, {2}, {32}, whole); }),
+         "a 1-D image takes no pitches; got 1");
+  expect(message([&] {
+           create_image(context(), copy, kRGBAFloat, {2, 2}, {32, 64}, whole);
+         }),
+         "a 2-D image takes 1 pitch (the row's); got 2");
+  expect(message([&] {
+           create_image(context(), copy, kRGBAFloat, {2, 2}, {16}, whole);
+         }),
+         "row pitch 16 is less than the 32 bytes of a row (2 pixels of 16 bytes)");
+  expect(message([&] {
+           create_image(context(), copy, kRGBAFloat, {2, 2}, {40}, whole);
+         }),
+         "row pitch 40 is not a multiple of the 16-byte pixel");
+  expect(message([&] {
+           create_image(context(), copy, kRGBAFloat, {2, 2}, {16}, whole, true);
+         }),
+         "pitch (from one 1-D image to the next) 16 is less than the 32 bytes of a row");
+  expect(message([&] {
+           create_image(context(), copy, kRGBAFloat, {2, 2, 2}, {32, 32}, whole);
+         }),
+         "slice pitch 32 is less than the 64 bytes of a slice (2 rows of 32 bytes)");
+  expect(message([&] {
+           create_image(context(), copy, kRGBAFloat, {2, 2, 2}, {32, 80}, whole);
+         }),
+         "slice pitch 80 is not a multiple of the row pitch 32");
+  expect(message([&] {
+           create_image(context(), copy, kRGBAFloat, {4, 4}, {128},
+                        host_buffer(host.data(), 4 * 4 * 4));
+         }),
+         "hostbuf holds 256 bytes; the 2-D image of shape (4, 4) in ImageFormat(RGBA, FLOAT) "
+         "with these pitches needs 512 (buffer too small)");
+  expect(message(
+             [&] { create_image(context(), copy, ImageFormat(0x10ff, CL_FLOAT), {2}, {}, whole); }),
+         "the pixel size is needed here, and ImageFormat(<unknown channel order 0x10ff>, "
+         "FLOAT).channel_count");
+  cl::Buffer small(context(), CL_MEM_READ_WRITE, 24);
+  expect(
+      message([&] { create_image(context(), 0, kRGBAFloat, {2}, {}, std::nullopt, false, small); }),
+      "buffer holds 24 bytes; a 1-D image of 2 pixels in ImageFormat(RGBA, FLOAT) needs 32");
+  const std::size_t layers = device().getInfo<CL_DEVICE_IMAGE_MAX_ARRAY_SIZE>();
+  expect(
+      message([&] {
+        create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {1, layers + 1}, {}, std::nullopt,
+                     true);
+      }),
+      "array size " + std::to_string(layers + 1) + " is more than CL_DEVICE_IMAGE_MAX_ARRAY_SIZE");
+  const std::size_t widest = device().getInfo<CL_DEVICE_IMAGE_MAX_BUFFER_SIZE>();
+  expect(message([&] {
+           create_image(context(), 0, kRGBAFloat, {widest + 1}, {}, std::nullopt, false, small);
+         }),
+         "extent " + std::to_string(widest + 1) +
+             " along x is more than CL_DEVICE_IMAGE_MAX_BUFFER_SIZE");
+  const std::size_t high = device().getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>();
+  expect(
+      message([&] {
+        create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {1, high + 1, 1}, {}, std::nullopt,
+                     true);
+      }),
+      "extent " + std::to_string(high + 1) + " along y is more than CL_DEVICE_IMAGE2D_MAX_HEIGHT");
+}
+
+// A format the device lacks, named: the first of a few optional ones it does not list.
+TEST_P(OpenCLImages, CreateImageNamesUnsupportedFormats) {
+  const ImageFormat candidates[] = {
+      {CL_RG, CL_FLOAT},        {CL_RA, CL_UNORM_INT8},    {CL_RGB, CL_UNORM_SHORT_565},
+      {CL_LUMINANCE, CL_FLOAT}, {CL_sRGBA, CL_UNORM_INT8}, {CL_DEPTH, CL_FLOAT},
+  };
+  const std::vector<ImageFormat> supported = polydev::opencl::get_supported_image_formats(
+      context(), CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D);
+  for (const ImageFormat& format : candidates) {
+    if (std::find(supported.begin(), supported.end(), format) != supported.end()) continue;
+    const std::string message = thrown_message<polydev::error>([&] {
+      create_image(context(), CL_MEM_READ_ONLY, format, {2, 2});
+    });
+    EXPECT_NE(message.find("create_image: format " + polydev::opencl::to_string(format) +
+                           " is not supported for 2-D images"),
+              std::string::npos)
+        << message;
+    return;
+  }
+  GTEST_SKIP() << "the device supports every format this test could ask for";
+}
+
+// What polydev leaves to the driver arrives as the driver's status, named.
+TEST_P(OpenCLImages, DriverRefusalsOfCreateImageAreBackendErrors) {
+  const std::string message = thrown_message<polydev::backend_error>([&] {
+    create_image(context(), CL_MEM_READ_WRITE | CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS,
+                 kRGBAFloat, {2, 2});
+  });
+  EXPECT_NE(message.find("clCreateImage failed: CL_INVALID_VALUE"), std::string::npos) << message;
+  EXPECT_NE(message.find("2-D image of shape (2, 2) in ImageFormat(RGBA, FLOAT)"),
+            std::string::npos)
+      << message;
+}
+
+static_assert(polydev::opencl::component_type_of<cl_float4>() == ElementType::float32);
+static_assert(polydev::opencl::components_of<cl_float4>() == 4);
+static_assert(polydev::opencl::components_of<cl_float3>() == 4, "cl_float3 is cl_float4");
+static_assert(polydev::opencl::component_type_of<cl_uchar2>() == ElementType::uint8);
+static_assert(polydev::opencl::components_of<cl_uchar2>() == 2);
+static_assert(polydev::opencl::component_type_of<cl_half4>() == ElementType::float16);
+static_assert(polydev::opencl::component_type_of<cl_short16>() == ElementType::int16);
+static_assert(polydev::opencl::components_of<cl_short16>() == 16);
+static_assert(polydev::opencl::component_type_of<float>() == ElementType::float32);
+static_assert(polydev::opencl::components_of<std::uint16_t>() == 1);
+
+TEST_P(OpenCLImages, VectorElementsAreChannels) {
+  std::vector<cl_float4> pixels(2 * 3);
+  for (std::size_t i = 0; i < pixels.size(); ++i) {
+    for (std::size_t c = 0; c < 4; ++c) pixels[i].s[c] = static_cast<float>(10 * i + c);
+  }
+  const AnyImage floats = image_from_array(context(), host_array(pixels.data(), {2, 3}));
+  const cl::Image& image = as_image(floats);
+  EXPECT_EQ(ImageFormat(image.getImageInfo<CL_IMAGE_FORMAT>()), kRGBAFloat);
+  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{3, 2}));
+  const auto read = run<cl_float4>("read_f2d", image, cl::NDRange(3, 2), 6);
+  for (std::size_t i = 0; i < 6; ++i) {
+    for (std::size_t c = 0; c < 4; ++c) EXPECT_EQ(read[i].s[c], pixels[i].s[c]) << i << c;
+  }
+
+  std::vector<cl_uchar4> bytes(5);
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    for (std::size_t c = 0; c < 4; ++c) bytes[i].s[c] = static_cast<cl_uchar>(40 * c + i);
+  }
+  const AnyImage unorm = image_from_array(context(), host_array(bytes.data(), {5}), std::nullopt,
+                                          ImageMode::read, /*norm_int=*/true);
+  ASSERT_TRUE(std::holds_alternative<cl::Image1D>(unorm));
+  EXPECT_EQ(ImageFormat(as_image(unorm).getImageInfo<CL_IMAGE_FORMAT>()),
+            ImageFormat(CL_RGBA, CL_UNORM_INT8));
+  const std::vector<std::uint8_t> raw = read_back<std::uint8_t>(as_image(unorm), 20);
+  for (std::size_t i = 0; i < 20; ++i) EXPECT_EQ(raw[i], bytes[i / 4].s[i % 4]) << i;
+
+  const std::vector<cl_half4> halves(2, cl_half4{{0x3c00, 0x4000, 0xc000, 0x3800}});
+  const HostArrayView half_view = host_array(halves.data(), {1, 2});
+  EXPECT_EQ(half_view.type, ElementType::float16);
+  const AnyImage half = image_from_array(context(), half_view);
+  EXPECT_EQ(ImageFormat(as_image(half).getImageInfo<CL_IMAGE_FORMAT>()),
+            ImageFormat(CL_RGBA, CL_HALF_FLOAT));
+  EXPECT_EQ(read_back<cl_half>(as_image(half), 8),
+            (std::vector<cl_half>{0x3c00, 0x4000, 0xc000, 0x3800, 0x3c00, 0x4000, 0xc000, 0x3800}));
+
+  // Two components are CL_RG, which OpenCL does not require (PoCL 3.1 lacks it).
+  const std::vector<cl_int2> pairs(4, cl_int2{{-5, 9}});
+  const HostArrayView pair_view = host_array(pairs.data(), {2, 2});
+  if (supports(CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, CL_RG, CL_SIGNED_INT32)) {
+    const AnyImage rg = image_from_array(context(), pair_view);
+    EXPECT_EQ(ImageFormat(as_image(rg).getImageInfo<CL_IMAGE_FORMAT>()),
+              ImageFormat(CL_RG, CL_SIGNED_INT32));
+    EXPECT_EQ(read_back<std::int32_t>(as_image(rg), 8),
+              (std::vector<std::int32_t>{-5, 9, -5, 9, -5, 9, -5, 9}));
+  } else {
+    const std::string message =
+        thrown_message<polydev::error>([&] { image_from_array(context(), pair_view); });
+    EXPECT_NE(message.find("format ImageFormat(RG, SIGNED_INT32) is not supported for 2-D images"),
+              std::string::npos)
+        << message;
+  }
+}
+
+TEST_P(OpenCLImages, BadVectorElementsAreErrorsThatSayWhy) {
+  std::vector<cl_float4> quads(4);
+  HostArrayView three = host_array(quads.data(), {4});
+  three.components = 3;  // cl_float3 data: the same C++ type as cl_float4
+  const std::string rgb =
+      thrown_message<polydev::error>([&] { image_from_array(context(), three); });
+  EXPECT_NE(rgb.find("image_from_array: float32x3 elements (cl_float3 and its kin); images have 1, "
+                     "2 or 4 channels"),
+            std::string::npos)
+      << rgb;
+  std::vector<cl_float8> eights(2);
+  const std::string eight = thrown_message<polydev::error>(
+      [&] { image_from_array(context(), host_array(eights.data(), {2})); });
+  EXPECT_NE(eight.find("image_from_array: float32x8 elements; images have 1, 2 or 4 channels"),
+            std::string::npos)
+      << eight;
+  const std::string both = thrown_message<polydev::error>(
+      [&] { image_from_array(context(), host_array(quads.data(), {4}), 4); });
+  EXPECT_NE(both.find("image_from_array: num_channels 4 with float32x4 elements; the components of "
+                      "vector elements are the channels"),
+            std::string::npos)
+      << both;
+}
+
+TEST(OpenCLImageHostBuffers, SizesCoverTheWholeArray) {
+  const std::vector<float> floats(6);
+  const polydev::opencl::HostBuffer plain = host_buffer(host_array(floats.data(), {2, 3}));
+  EXPECT_EQ(plain.size, 24u);
+  EXPECT_EQ(plain.data, floats.data());
+  EXPECT_FALSE(plain.writable);
+  HostArrayView three{floats.data(), {2}, ElementType::float32, 3};
+  EXPECT_EQ(host_buffer(three).size, 32u) << "3-component elements take 4 slots";
+  std::vector<std::int16_t> shorts(5);
+  const polydev::opencl::HostBuffer writable = host_buffer(shorts.data(), shorts.size());
+  EXPECT_EQ(writable.size, 10u);
+  EXPECT_TRUE(writable.writable);
+  const std::int16_t* constant = shorts.data();
+  EXPECT_FALSE(host_buffer(constant, 5).writable);
+}
+
+// The properties form, in a kernel: unnormalized coordinates, clamped to the edge, interpolated.
+TEST_P(OpenCLImages, SamplerPropertiesSampleInAKernel) {
+  const std::vector<float> row = {0.0f, 10.0f, 20.0f, 30.0f};
+  const AnyImage made = image_from_array(context(), host_array(row.data(), {1, 4}));
+  const std::vector<cl_sampler_properties> properties = {
+      CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE,
+      CL_SAMPLER_ADDRESSING_MODE,   CL_ADDRESS_CLAMP_TO_EDGE,
+      CL_SAMPLER_FILTER_MODE,       CL_FILTER_LINEAR};
+  const cl::Sampler linear = polydev::opencl::make_sampler(context(), properties);
+  EXPECT_EQ(linear.getInfo<CL_SAMPLER_NORMALIZED_COORDS>(), static_cast<cl_bool>(CL_FALSE));
+  EXPECT_EQ(linear.getInfo<CL_SAMPLER_ADDRESSING_MODE>(),
+            static_cast<cl_addressing_mode>(CL_ADDRESS_CLAMP_TO_EDGE));
+  EXPECT_EQ(linear.getInfo<CL_SAMPLER_FILTER_MODE>(),
+            static_cast<cl_filter_mode>(CL_FILTER_LINEAR));
+  const std::vector<float> values = sample(
+      as_image(made), linear, {{{1.0f, 0.5f}}, {{2.25f, 0.5f}}, {{-3.0f, 0.5f}}, {{9.0f, 0.5f}}});
+  EXPECT_NEAR(values[0], 5.0f, 0.05f) << "halfway between the centres of pixels 0 and 1";
+  EXPECT_NEAR(values[1], 17.5f, 0.05f);
+  EXPECT_NEAR(values[2], 0.0f, 0.05f) << "clamped to the edge";
+  EXPECT_NEAR(values[3], 30.0f, 0.05f) << "clamped to the edge";
+
+  // From OpenCL 2.0 the sampler was made by clCreateSamplerWithProperties, which keeps the list.
+  const std::optional<polydev::opencl::Version> version = platform_version();
+  ASSERT_TRUE(version.has_value());
+  std::vector<cl_sampler_properties> kept;
+  if (polydev::opencl::Version{3, 0} < *version || *version == polydev::opencl::Version{3, 0}) {
+    ASSERT_EQ(linear.getInfo(CL_SAMPLER_PROPERTIES, &kept), CL_SUCCESS);
+    std::vector<cl_sampler_properties> terminated = properties;
+    terminated.push_back(0);
+    EXPECT_EQ(kept, terminated);
+  }
+}
+
+// Left out, the settings are OpenCL's defaults: normalized coordinates, CL_ADDRESS_CLAMP (the
+// border colour outside), CL_FILTER_NEAREST; and the repeat modes need no more.
+TEST_P(OpenCLImages, SamplerPropertiesLeftOutAreOpenCLsDefaults) {
+  const std::vector<float> row = {0.0f, 10.0f, 20.0f, 30.0f};
+  const AnyImage made = image_from_array(context(), host_array(row.data(), {1, 4}));
+  const cl::Sampler defaults = polydev::opencl::make_sampler(context(), {});
+  EXPECT_EQ(defaults.getInfo<CL_SAMPLER_NORMALIZED_COORDS>(), static_cast<cl_bool>(CL_TRUE));
+  EXPECT_EQ(defaults.getInfo<CL_SAMPLER_ADDRESSING_MODE>(),
+            static_cast<cl_addressing_mode>(CL_ADDRESS_CLAMP));
+  EXPECT_EQ(defaults.getInfo<CL_SAMPLER_FILTER_MODE>(),
+            static_cast<cl_filter_mode>(CL_FILTER_NEAREST));
+  EXPECT_EQ(sample(as_image(made), defaults, {{{0.375f, 0.5f}}, {{1.5f, 0.5f}}}),
+            (std::vector<float>{10.0f, 0.0f}));
+  const cl::Sampler repeat =
+      polydev::opencl::make_sampler(context(), {CL_SAMPLER_ADDRESSING_MODE, CL_ADDRESS_REPEAT});
+  EXPECT_EQ(sample(as_image(made), repeat, {{{1.375f, 0.5f}}, {{-0.125f, 0.5f}}}),
+            (std::vector<float>{10.0f, 30.0f}));
+}
+
+TEST_P(OpenCLImages, BadSamplerPropertiesAreErrorsThatSayWhy) {
+  auto message = [&](const std::vector<cl_sampler_properties>& properties) {
+    return thrown_message<polydev::error>(
+        [&] { polydev::opencl::make_sampler(context(), properties); });
+  };
+  auto expect = [](const std::string& text, const std::string& part) {
+    EXPECT_NE(text.find("make_sampler: " + part), std::string::npos) << text;
+  };
+  expect(message({CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, 0}),
+         "3 property entries; they come in (name, value) pairs, without the terminating 0");
+  expect(message({0, 0}), "property name 0 at entry 0; leave out the terminating 0");
+  expect(message({CL_SAMPLER_REFERENCE_COUNT, 1}),
+         "property name " + std::to_string(CL_SAMPLER_REFERENCE_COUNT) +
+             " is not one of CL_SAMPLER_NORMALIZED_COORDS");
+  expect(message(
+             {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, CL_SAMPLER_FILTER_MODE, CL_FILTER_NEAREST}),
+         "CL_SAMPLER_FILTER_MODE given twice");
+  expect(message({CL_SAMPLER_NORMALIZED_COORDS, 2}),
+         "CL_SAMPLER_NORMALIZED_COORDS is 2; use CL_TRUE or CL_FALSE");
+  expect(message({CL_SAMPLER_ADDRESSING_MODE, 0x9999}),
+         "addressing mode 39321 is not one of CL_ADDRESS_NONE");
+  expect(message({CL_SAMPLER_FILTER_MODE, 0x1234}),
+         "CL_SAMPLER_FILTER_MODE 4660 is not CL_FILTER_NEAREST or CL_FILTER_LINEAR");
+  expect(message({CL_SAMPLER_MIP_FILTER_MODE_KHR, 7}),
+         "CL_SAMPLER_MIP_FILTER_MODE_KHR 7 is not CL_FILTER_NEAREST or CL_FILTER_LINEAR");
+  expect(message({CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE, CL_SAMPLER_ADDRESSING_MODE,
+                  CL_ADDRESS_MIRRORED_REPEAT}),
+         "CL_ADDRESS_MIRRORED_REPEAT with unnormalized coordinates");
+  const std::string extensions = device().getInfo<CL_DEVICE_EXTENSIONS>();
+  if (!polydev::opencl::has_extension(extensions, "cl_khr_mipmap_image")) {
+    expect(message({CL_SAMPLER_MIP_FILTER_MODE_KHR, CL_FILTER_LINEAR}),
+           "mip-map sampler properties need cl_khr_mipmap_image, which device '");
+  }
+}
+
+// Before OpenCL 2.0 there is no clCreateSamplerWithProperties: the three core settings go to
+// clCreateSampler, mip-map properties are refused. (The choice, on any platform.)
+TEST(OpenCLSamplerProperties, PlatformsBeforeOpenCL2TakeTheCoreSettingsOnly) {
+  using polydev::opencl::detail::parse_sampler_properties;
+  using polydev::opencl::detail::use_properties_api;
+  const auto core = parse_sampler_properties(
+      {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE}, "t");
+  EXPECT_EQ(core.normalized_coords, static_cast<cl_bool>(CL_FALSE));
+  EXPECT_EQ(core.addressing_mode, static_cast<cl_addressing_mode>(CL_ADDRESS_CLAMP));
+  EXPECT_EQ(core.filter_mode, static_cast<cl_filter_mode>(CL_FILTER_LINEAR));
+  EXPECT_TRUE(core.mipmap.empty());
+  EXPECT_FALSE(use_properties_api(core, "OpenCL 1.2 CUDA 12.0", "t"));
+  EXPECT_FALSE(use_properties_api(core, "OpenCL 1.1 Apple", "t"));
+  EXPECT_TRUE(use_properties_api(core, "OpenCL 2.0 AMD-APP", "t"));
+  EXPECT_TRUE(use_properties_api(core, "OpenCL 3.0 PoCL 3.1", "t"));
+
+  const auto mipmapped =
+      parse_sampler_properties({CL_SAMPLER_MIP_FILTER_MODE_KHR, CL_FILTER_LINEAR}, "t");
+  EXPECT_EQ(mipmapped.mipmap,
+            (std::vector<cl_sampler_properties>{CL_SAMPLER_MIP_FILTER_MODE_KHR, CL_FILTER_LINEAR}));
+  EXPECT_TRUE(use_properties_api(mipmapped, "OpenCL 2.1 Intel", "t"));
+  const std::string old = thrown_message<polydev::error>(
+      [&] { use_properties_api(mipmapped, "OpenCL 1.2 CUDA 12.0", "make_sampler"); });
+  EXPECT_NE(old.find("make_sampler: mip-map sampler properties need clCreateSamplerWithProperties "
+                     "(OpenCL 2.0); the platform is 'OpenCL 1.2 CUDA 12.0'"),
+            std::string::npos)
+      << old;
+  const std::string garbled =
+      thrown_message<polydev::error>([&] { use_properties_api(core, "OpenKL 9", "make_sampler"); });
+  EXPECT_NE(garbled.find("make_sampler: platform version 'OpenKL 9' is not 'OpenCL "
+                         "<major>.<minor> ...'"),
+            std::string::npos)
+      << garbled;
+}
+
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(OpenCLImages);
 
 // Devices without image support: every image function says so, naming the device.
@@ -614,6 +1195,14 @@ TEST_P(OpenCLWithoutImages, ImageFunctionsNameTheDeviceThatLacksImages) {
   const std::string sampler = thrown_message<polydev::error>(
       [&] { polydev::opencl::make_sampler(context(), false, CL_ADDRESS_NONE, CL_FILTER_NEAREST); });
   EXPECT_NE(sampler.find("make_sampler: device '"), std::string::npos) << sampler;
+  const std::string listed = thrown_message<polydev::error>([&] {
+    polydev::opencl::make_sampler(context(), {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR});
+  });
+  EXPECT_NE(listed.find("make_sampler: device '"), std::string::npos) << listed;
+  const std::string created = thrown_message<polydev::error>([&] {
+    create_image(context(), CL_MEM_READ_ONLY, kRGBAFloat, {2, 2});
+  });
+  EXPECT_NE(created.find("create_image: device '"), std::string::npos) << created;
 }
 
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(OpenCLWithoutImages);

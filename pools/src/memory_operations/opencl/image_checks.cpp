@@ -1,0 +1,107 @@
+#include "image_checks.hpp"
+
+#include <algorithm>
+
+#include "operations_support.hpp"
+#include "polydev/error.hpp"
+#include "polydev/opencl/error.hpp"
+
+namespace polydev::opencl::detail {
+
+namespace {
+
+struct Limit {
+  cl_device_info query;
+  const char* name;
+  std::size_t axis;
+};
+
+std::vector<Limit> limits_of(cl_mem_object_type type) {
+  constexpr Limit width2d{CL_DEVICE_IMAGE2D_MAX_WIDTH, "CL_DEVICE_IMAGE2D_MAX_WIDTH", 0};
+  constexpr Limit height2d{CL_DEVICE_IMAGE2D_MAX_HEIGHT, "CL_DEVICE_IMAGE2D_MAX_HEIGHT", 1};
+  switch (type) {
+    case CL_MEM_OBJECT_IMAGE3D:
+      return {{CL_DEVICE_IMAGE3D_MAX_WIDTH, "CL_DEVICE_IMAGE3D_MAX_WIDTH", 0},
+              {CL_DEVICE_IMAGE3D_MAX_HEIGHT, "CL_DEVICE_IMAGE3D_MAX_HEIGHT", 1},
+              {CL_DEVICE_IMAGE3D_MAX_DEPTH, "CL_DEVICE_IMAGE3D_MAX_DEPTH", 2}};
+    case CL_MEM_OBJECT_IMAGE2D:
+      return {width2d, height2d};
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      return {
+          width2d, height2d, {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE", 2}};
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      return {width2d, {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE", 1}};
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+      return {{CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, "CL_DEVICE_IMAGE_MAX_BUFFER_SIZE", 0}};
+    default:
+      // A 1-D image is bounded by the 2-D width (OpenCL 1.2, clCreateImage).
+      return {width2d};
+  }
+}
+
+bool is_array_axis(cl_mem_object_type type, std::size_t axis) noexcept {
+  return (type == CL_MEM_OBJECT_IMAGE1D_ARRAY && axis == 1) ||
+         (type == CL_MEM_OBJECT_IMAGE2D_ARRAY && axis == 2);
+}
+
+}  // namespace
+
+const char* image_type_name(cl_mem_object_type type) noexcept {
+  switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D:
+      return "1-D";
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+      return "1-D buffer";
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      return "1-D array";
+    case CL_MEM_OBJECT_IMAGE2D:
+      return "2-D";
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      return "2-D array";
+    case CL_MEM_OBJECT_IMAGE3D:
+      return "3-D";
+    default:
+      return "other";
+  }
+}
+
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i != 0) text += ", ";
+    text += std::to_string(shape[i]);
+  }
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+void require_extents(const cl::Context& context, cl_mem_object_type type,
+                     const std::array<std::size_t, 3>& extent, const char* who) {
+  const std::vector<Limit> limits = limits_of(type);
+  for (const cl::Device& device : context_devices(context)) {
+    for (const Limit& limit : limits) {
+      std::size_t most = 0;
+      check(device.getInfo(limit.query, &most), "clGetDeviceInfo", limit.name);
+      if (extent[limit.axis] <= most) continue;
+      const std::string what =
+          is_array_axis(type, limit.axis)
+              ? "array size " + std::to_string(extent[limit.axis])
+              : "extent " + std::to_string(extent[limit.axis]) + " along " + "xyz"[limit.axis];
+      throw error(std::string(who) + ": " + what + " is more than " + limit.name + " (" +
+                  std::to_string(most) + ") of device '" + device_name(device) + "'");
+    }
+  }
+}
+
+void require_format(const cl::Context& context, cl_mem_flags flags, cl_mem_object_type type,
+                    const ImageFormat& format, const char* who) {
+  constexpr cl_mem_flags access =
+      CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | CL_MEM_KERNEL_READ_AND_WRITE;
+  const std::vector<ImageFormat> formats =
+      get_supported_image_formats(context, flags & access, type);
+  if (std::find(formats.begin(), formats.end(), format) != formats.end()) return;
+  throw error(std::string(who) + ": format " + to_string(format) + " is not supported for " +
+              image_type_name(type) + " images with these access flags on this context (" +
+              std::to_string(formats.size()) + " formats are; see get_supported_image_formats)");
+}
+
+}  // namespace polydev::opencl::detail
