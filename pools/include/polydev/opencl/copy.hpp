@@ -125,7 +125,8 @@ class ConstHostSpan {
 using ImageBox = std::array<std::size_t, 3>;
 
 /// Host-side pitches of an image transfer, in bytes: between rows, then between slices (or
-/// between the images of an array). 0 means packed. A 1D or 2D image takes slice pitch 0.
+/// between the images of an array). 0 means packed. A 1D or 2D image takes slice pitch 0; another
+/// slice pitch is a multiple of the row pitch.
 using ImagePitches = std::array<std::size_t, 2>;
 
 // -- buffer and host ------------------------------------------------------------------------------
@@ -191,8 +192,8 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const BufferSpan& dest, co
 /// @throws std::out_of_range when the box reaches past the image's extent
 /// (`CL_IMAGE_WIDTH`/`HEIGHT`/`DEPTH`/`ARRAY_SIZE`) or the host box past `dest.size()`;
 /// std::invalid_argument for an origin other than 0 or a region other than 1 in a dimension the
-/// image lacks, a row pitch below `region[0]` pixels, a slice pitch on a 1D or 2D image or below
-/// the rows it spans, or a null `dest`.
+/// image lacks, a row pitch below `region[0]` pixels, a slice pitch on a 1D or 2D image, below
+/// the rows it spans or not a multiple of the row pitch, or a null `dest`.
 cl::Event enqueue_copy(const cl::CommandQueue& queue, const HostSpan& dest, const cl::Image& src,
                        const ImageBox& origin, const ImageBox& region,
                        const ImagePitches& pitches = {0, 0}, bool is_blocking = true,

@@ -180,11 +180,15 @@ void check_host_layout(const ImageGeometry& image, const ImageBox& region,
   const std::size_t slices = one_d_array ? region[1] : region[2];
   const std::size_t least_slice = multiply(row_pitch, rows, who, "the slice");
   const std::size_t slice_pitch = pitches[1] == 0 ? least_slice : pitches[1];
-  if (slice_pitch < least_slice) {
-    throw std::invalid_argument(prefix + "slice pitch (pitches[1]) " + std::to_string(pitches[1]) +
-                                " is less than the " + std::to_string(least_slice) +
-                                " bytes of a slice (row pitch times " + std::to_string(rows) +
-                                " row(s)); use 0 for packed slices");
+  // OpenCL states the least slice pitch only; NVIDIA's driver also refuses one that is not a
+  // multiple of the row pitch (as OpenCL does for buffer boxes and image creation), so polydev
+  // refuses it everywhere.
+  if (slice_pitch < least_slice || slice_pitch % row_pitch != 0) {
+    throw std::invalid_argument(
+        prefix + "slice pitch (pitches[1]) " + std::to_string(pitches[1]) +
+        " must be a multiple of the row pitch " + std::to_string(row_pitch) + " and at least the " +
+        std::to_string(least_slice) + " bytes of a slice (row pitch times " + std::to_string(rows) +
+        " row(s)); use 0 for packed slices");
   }
   const std::size_t last_slice = multiply(slice_pitch, slices - 1, who, "the host box");
   const std::size_t last_row = multiply(row_pitch, rows - 1, who, "the host box");

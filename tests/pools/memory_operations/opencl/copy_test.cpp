@@ -524,14 +524,25 @@ TEST_P(OpenCLImageCopy, ArraysAnd3DImagesTakeSlicePitches) {
   enqueue_copy(queue(), part, array, ImageBox{1, 1, 0}, ImageBox{2, 2, 1});
   EXPECT_EQ(part, (std::vector<cl_uint>{7, 8, 13, 14}));
 
-  // A 3D image of (4, 3, 2); a 2x2x2 box read with host slices 5 words apart.
+  // A 3D image of (4, 3, 2); a 2x2x2 box read with host slices 6 words apart.
   cl::Image3D volume(context(), CL_MEM_READ_WRITE, kPixel, 4, 3, 2, 0, 0, nullptr, &status);
   ASSERT_EQ(status, CL_SUCCESS);
   const std::vector<cl_uint> voxels = iota_words(24, 100);
   enqueue_copy(queue(), volume, voxels, ImageBox{0, 0, 0}, ImageBox{4, 3, 2});
-  std::vector<cl_uint> slices(10, 0u);
-  enqueue_copy(queue(), slices, volume, ImageBox{1, 1, 0}, ImageBox{2, 2, 2}, {0, 5 * kWord});
-  EXPECT_EQ(slices, (std::vector<cl_uint>{105, 106, 109, 110, 0, 117, 118, 121, 122, 0}));
+  std::vector<cl_uint> slices(12, 0u);
+  enqueue_copy(queue(), slices, volume, ImageBox{1, 1, 0}, ImageBox{2, 2, 2}, {0, 6 * kWord});
+  EXPECT_EQ(slices, (std::vector<cl_uint>{105, 106, 109, 110, 0, 0, 117, 118, 121, 122, 0, 0}));
+
+  // A slice pitch that is not a multiple of the row pitch (NVIDIA's driver refuses it).
+  const std::string odd = thrown_message<std::invalid_argument>([&] {
+    enqueue_copy(queue(), slices, volume, ImageBox{1, 1, 0}, ImageBox{2, 2, 2}, {0, 5 * kWord});
+  });
+  EXPECT_TRUE(contains(odd, "slice pitch (pitches[1]) 20 must be a multiple of the row pitch 8"))
+      << odd;
+  const std::string short_slice = thrown_message<std::invalid_argument>([&] {
+    enqueue_copy(queue(), slices, volume, ImageBox{1, 1, 0}, ImageBox{2, 2, 2}, {0, kWord * 2});
+  });
+  EXPECT_TRUE(contains(short_slice, "at least the 16 bytes of a slice")) << short_slice;
 }
 
 TEST_P(OpenCLImageCopy, BufferAndImageAndImageToImage) {
