@@ -9,12 +9,24 @@
 /// `CL_MEM_COPY_HOST_PTR` (a pooled buffer outlives any one host array and is reused for other
 /// data), and answer a request of 0 bytes with an empty buffer without calling OpenCL. Failures
 /// throw `polydev::out_of_memory` for the out-of-memory codes (the pool then frees what it holds
-/// and retries) and `polydev::backend_error` for the others.
+/// and retries) and `polydev::backend_error` for the others. They are callable, as PyOpenCL's
+/// allocators are: `allocator(bytes)` is a buffer that owns itself.
+///
+/// A *buffer allocator* of the user's is any type of the pool's allocator concept whose
+/// `block_type` is `cl::Buffer` (`is_buffer_allocator_v`); `BufferAllocator` holds one, so a
+/// `MemoryPool` takes it too.
 
 #include <CL/opencl.hpp>
 #include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <variant>
+
+#include "polydev/opencl/detail/allocator_model.hpp"
+#include "polydev/pools/pool.hpp"
 
 namespace polydev::opencl {
 
@@ -31,6 +43,9 @@ class DeferredAllocator {
   /// A buffer of exactly `bytes` bytes; an empty `cl::Buffer` for 0.
   /// @throws polydev::out_of_memory, polydev::backend_error
   cl::Buffer allocate(std::size_t bytes) const;
+
+  /// `allocate(bytes)`: a buffer that owns itself (PyOpenCL's `allocator(size)`).
+  cl::Buffer operator()(std::size_t bytes) const { return allocate(bytes); }
 
   /// Releases the buffer (the by-value parameter's destructor does).
   void free(cl::Buffer /*block*/) const noexcept {}
@@ -77,6 +92,9 @@ class ImmediateAllocator {
   /// @throws polydev::out_of_memory, polydev::backend_error
   cl::Buffer allocate(std::size_t bytes) const;
 
+  /// `allocate(bytes)`: a buffer that owns itself (PyOpenCL's `allocator(size)`).
+  cl::Buffer operator()(std::size_t bytes) const { return allocate(bytes); }
+
   /// Releases the buffer (the by-value parameter's destructor does).
   void free(cl::Buffer /*block*/) const noexcept {}
 
@@ -96,8 +114,27 @@ class ImmediateAllocator {
   Residency residency_;
 };
 
-/// Either buffer allocator, so that one `MemoryPool` type (and one `PooledBuffer` type) serves
-/// both; the choice costs one branch per raw allocation and nothing on the pool's reuse path.
+/// `allocator_requirements` of the pool's allocator concept, plus: the blocks are `cl::Buffer`s.
+template <typename Allocator>
+struct buffer_allocator_requirements : pools::allocator_requirements<Allocator> {
+  /// `block_type` is `cl::Buffer` (what a `PooledBuffer` holds).
+  static constexpr bool makes_buffers =
+      std::is_same_v<typename pools::detail::block_type_of<Allocator>::type_or_void, cl::Buffer>;
+  /// All of the above.
+  static constexpr bool value = pools::allocator_requirements<Allocator>::value && makes_buffers;
+};
+
+/// Whether `Allocator` is a buffer allocator: an allocator of the pool's concept
+/// (polydev/pools/pool.hpp) whose `block_type` is `cl::Buffer`.
+template <typename Allocator>
+inline constexpr bool is_buffer_allocator_v = buffer_allocator_requirements<Allocator>::value;
+
+/// Any buffer allocator, so that one `MemoryPool` type (and one `PooledBuffer` type) serves all:
+/// a `DeferredAllocator`, an `ImmediateAllocator` (held as they are: the choice costs one branch
+/// per raw allocation and nothing on the pool's reuse path), or an allocator of the user's (held
+/// behind one virtual call per raw allocation, free and reuse hook). Copies share the user's
+/// allocator, as PyOpenCL's pools share theirs. Callable: `allocator(bytes)` is a buffer that owns
+/// itself (the wrapped allocator's `free` is not involved; its destructor releases it).
 class BufferAllocator {
  public:
   using block_type = cl::Buffer;
@@ -105,20 +142,70 @@ class BufferAllocator {
   BufferAllocator(DeferredAllocator allocator) : allocator_(std::move(allocator)) {}   // NOLINT
   BufferAllocator(ImmediateAllocator allocator) : allocator_(std::move(allocator)) {}  // NOLINT
 
+  /// An allocator of the user's (`is_buffer_allocator_v`). Its members are called from any thread
+  /// that uses a pool over it, possibly at the same time; its optional members
+  /// (`hand_out_existing_block`, `release_empty_segments`, `is_deferred`, `context`) are used when
+  /// present. `allocate_from_reserve` is not: a pool over such an allocator is
+  /// `pools::Pool<Allocator>`.
+  template <typename Allocator,
+            typename = std::enable_if_t<is_buffer_allocator_v<Allocator> &&
+                                        !std::is_same_v<Allocator, BufferAllocator> &&
+                                        !std::is_same_v<Allocator, DeferredAllocator> &&
+                                        !std::is_same_v<Allocator, ImmediateAllocator>>>
+  BufferAllocator(Allocator allocator)  // NOLINT(google-explicit-constructor)
+      : allocator_(
+            std::make_shared<detail::AllocatorOf<Allocator, cl::Buffer>>(std::move(allocator))) {}
+
   /// What the wrapped allocator returns or throws.
   cl::Buffer allocate(std::size_t bytes) const {
-    return std::visit([bytes](const auto& allocator) { return allocator.allocate(bytes); },
-                      allocator_);
+    if (const auto* deferred = std::get_if<DeferredAllocator>(&allocator_)) {
+      return deferred->allocate(bytes);
+    }
+    if (const auto* immediate = std::get_if<ImmediateAllocator>(&allocator_)) {
+      return immediate->allocate(bytes);
+    }
+    return std::get<Model>(allocator_)->allocate(bytes);
   }
-  void free(cl::Buffer /*block*/) const noexcept {}
 
-  bool is_deferred() const noexcept {
-    return std::holds_alternative<DeferredAllocator>(allocator_);
+  /// `allocate(bytes)`: a buffer that owns itself (PyOpenCL's `allocator(size)`).
+  cl::Buffer operator()(std::size_t bytes) const { return allocate(bytes); }
+
+  /// Gives a pooled block back: to the user's allocator's `free`; for polydev's own allocators the
+  /// by-value parameter's destructor releases it.
+  void free(cl::Buffer block) const noexcept {
+    if (const Model* model = std::get_if<Model>(&allocator_)) (*model)->free(std::move(block));
   }
+
+  /// The user's allocator's hook, when it has one; nothing otherwise.
+  void hand_out_existing_block(cl::Buffer& block) const {
+    if (const Model* model = std::get_if<Model>(&allocator_)) {
+      (*model)->hand_out_existing_block(block);
+    }
+  }
+
+  /// The user's allocator's `release_empty_segments()`, when it has one; nothing otherwise.
+  void release_empty_segments() const noexcept {
+    if (const Model* model = std::get_if<Model>(&allocator_)) (*model)->release_empty_segments();
+  }
+
+  /// Whether failures may be reported after allocation: true for `DeferredAllocator`; what a
+  /// user's allocator's `is_deferred()` says, false when it has none.
+  bool is_deferred() const noexcept {
+    if (std::holds_alternative<DeferredAllocator>(allocator_)) return true;
+    if (const Model* model = std::get_if<Model>(&allocator_)) return (*model)->is_deferred();
+    return false;
+  }
+
+  /// The context of the buffers; for a user's allocator what its `context()` said when it was
+  /// wrapped, an empty context when it has none.
   const cl::Context& context() const noexcept {
-    return std::visit(
-        [](const auto& allocator) -> const cl::Context& { return allocator.context(); },
-        allocator_);
+    if (const auto* deferred = std::get_if<DeferredAllocator>(&allocator_)) {
+      return deferred->context();
+    }
+    if (const auto* immediate = std::get_if<ImmediateAllocator>(&allocator_)) {
+      return immediate->context();
+    }
+    return std::get<Model>(allocator_)->context();
   }
 
   /// The wrapped allocator, or null when it is of the other kind.
@@ -129,8 +216,48 @@ class BufferAllocator {
     return std::get_if<ImmediateAllocator>(&allocator_);
   }
 
+  /// The wrapped allocator when it is an `Allocator` (polydev's or the user's), else null (as
+  /// `std::function::target`).
+  template <typename Allocator>
+  const Allocator* target() const noexcept {
+    if constexpr (std::is_same_v<Allocator, DeferredAllocator>) return deferred();
+    if constexpr (std::is_same_v<Allocator, ImmediateAllocator>) return immediate();
+    const Model* model = std::get_if<Model>(&allocator_);
+    return model ? static_cast<const Allocator*>((*model)->target(typeid(Allocator))) : nullptr;
+  }
+
  private:
-  std::variant<DeferredAllocator, ImmediateAllocator> allocator_;
+  using Model = std::shared_ptr<detail::AllocatorModel<cl::Buffer>>;
+  std::variant<DeferredAllocator, ImmediateAllocator, Model> allocator_;
 };
+
+namespace detail {
+
+/// Reached only by a type that is not a buffer allocator (`MemoryPool`'s constructor for other
+/// types): each static_assert names a requirement, and at least one fails for such a type.
+template <typename Allocator>
+BufferAllocator refuse_buffer_allocator() {
+  using Requirements = buffer_allocator_requirements<Allocator>;
+  static_assert(Requirements::has_block_type,
+                "MemoryPool: the allocator has no member type block_type; a buffer allocator has "
+                "using block_type = cl::Buffer;");
+  static_assert(!Requirements::has_block_type || Requirements::makes_buffers,
+                "MemoryPool: the allocator's block_type is not cl::Buffer; a buffer allocator has "
+                "using block_type = cl::Buffer; (other blocks: pools::Pool<Allocator>)");
+  static_assert(!Requirements::makes_buffers || Requirements::has_allocate,
+                "MemoryPool: the allocator needs cl::Buffer allocate(std::size_t bytes)");
+  static_assert(!Requirements::makes_buffers || Requirements::has_free,
+                "MemoryPool: the allocator needs void free(cl::Buffer block) noexcept");
+  static_assert(!Requirements::has_free || Requirements::free_is_noexcept,
+                "MemoryPool: the allocator's free(cl::Buffer) must be noexcept (pooled buffers "
+                "are returned by destructors)");
+  static_assert(Requirements::is_movable, "MemoryPool: the allocator must be move-constructible");
+  static_assert(!Requirements::value,
+                "MemoryPool: the allocator is a buffer allocator but cannot be copied from the "
+                "argument; pass it as an rvalue (std::move)");
+  throw std::logic_error("unreachable: the static_asserts above fail for every type");
+}
+
+}  // namespace detail
 
 }  // namespace polydev::opencl

@@ -6,6 +6,9 @@
 
 #include <CL/opencl.hpp>
 #include <cstddef>
+#include <functional>
+#include <type_traits>
+#include <utility>
 
 #include "polydev/opencl/svm_allocator.hpp"
 #include "polydev/pools/pool.hpp"
@@ -21,9 +24,13 @@ namespace polydev::opencl {
 /// be used on its queue only: the operations of `svm_operations.hpp` and `map_svm` refuse it on
 /// another. A request of 0 bytes still gets a real (1-byte) block, so `ptr()` is never null while
 /// the handle owns it.
-class PooledSVM : public pools::PooledAllocation<SVMAllocator> {
+///
+/// It is an SVM pointer as PyOpenCL's `PooledSVM` is: two handles are equal when `ptr()` is the
+/// same (so released handles, whose `ptr()` is null, are equal to each other), and `std::hash`
+/// hashes `ptr()`.
+class PooledSVM : public pools::PooledAllocation<AnySVMAllocator> {
  public:
-  using pools::PooledAllocation<SVMAllocator>::PooledAllocation;
+  using pools::PooledAllocation<AnySVMAllocator>::PooledAllocation;
 
   /// The SVM pointer; null once released.
   void* ptr() const noexcept { return valid() ? block().ptr : nullptr; }
@@ -33,10 +40,11 @@ class PooledSVM : public pools::PooledAllocation<SVMAllocator> {
   /// @throws polydev::error when already released.
   void enqueue_release() { release(); }
 
-  /// Binds the block to `queue` (in order), which from now on is its last user: if it was bound to
-  /// another queue, `queue` first waits for the work enqueued there.
-  /// @throws polydev::error for an out-of-order queue or a released block,
-  /// polydev::backend_error when the ordering commands fail.
+  /// Binds the block to `queue` (in order; of the pool's context when the allocator tells it),
+  /// which from now on is its last user: if it was bound to another queue, `queue` first waits for
+  /// the work enqueued there.
+  /// @throws polydev::error for an out-of-order queue, a queue of another context or a released
+  /// block, polydev::backend_error when the ordering commands fail.
   void bind_to_queue(const cl::CommandQueue& queue);
 
   /// Finishes the bound queue (so the host may use the memory) and unbinds the block.
@@ -47,21 +55,47 @@ class PooledSVM : public pools::PooledAllocation<SVMAllocator> {
   /// PyOpenCL's `_queue`).
   cl_command_queue queue() const noexcept { return valid() ? block().queue() : nullptr; }
 
+  friend bool operator==(const PooledSVM& a, const PooledSVM& b) noexcept {
+    return a.ptr() == b.ptr();
+  }
+  friend bool operator!=(const PooledSVM& a, const PooledSVM& b) noexcept { return !(a == b); }
+
  private:
   SVMBlock& owned_block(const char* who);
 };
 
-/// A pool of SVM blocks over an `SVMAllocator`. Counters, `free_held()`, `stop_holding()` and the
-/// size classes are `pools::Pool`'s; `allocate(size)` and `pool(size)` return `PooledSVM`.
-class SVMPool : public pools::Pool<SVMAllocator, PooledSVM> {
+/// PyOpenCL's `SVMPool`, over any SVM allocator: an `SVMAllocator` or one of the user's
+/// (`is_svm_allocator_v`: the pool's allocator concept with `SVMBlock` blocks), held as an
+/// `AnySVMAllocator`. Counters, `free_held()`, `stop_holding()` and the size classes are
+/// `pools::Pool`'s; `allocate(size)` and `pool(size)` return `PooledSVM`.
+class SVMPool : public pools::Pool<AnySVMAllocator, PooledSVM> {
  public:
   /// @throws std::invalid_argument for a `leading_bits_in_bin_id` above
   /// `pools::BinScheme::max_leading_bits`.
-  explicit SVMPool(SVMAllocator allocator, unsigned leading_bits_in_bin_id = 4)
+  explicit SVMPool(AnySVMAllocator allocator, unsigned leading_bits_in_bin_id = 4)
       : Pool(std::move(allocator), leading_bits_in_bin_id) {}
+
+  /// Any other type does not compile, with a message that names the requirement it misses.
+  template <typename Allocator,
+            typename = std::enable_if_t<!std::is_convertible_v<Allocator, AnySVMAllocator> &&
+                                        !std::is_base_of_v<SVMPool, Allocator>>>
+  explicit SVMPool(const Allocator& /*allocator*/, unsigned leading_bits_in_bin_id = 4)
+      : SVMPool(detail::refuse_svm_allocator<Allocator>(), leading_bits_in_bin_id) {}
 };
 
 }  // namespace polydev::opencl
+
+namespace std {
+
+/// Hashes a `PooledSVM` by its pointer, as its equality compares.
+template <>
+struct hash<polydev::opencl::PooledSVM> {
+  std::size_t operator()(const polydev::opencl::PooledSVM& pooled) const noexcept {
+    return std::hash<void*>()(pooled.ptr());
+  }
+};
+
+}  // namespace std
 
 namespace cl::detail {
 

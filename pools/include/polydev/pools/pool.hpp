@@ -4,12 +4,19 @@
 /// The one pool algorithm behind every polydev pool (OpenCL buffers, OpenCL SVM, CUDA device and
 /// page-locked memory): PyOpenCL's and PyCUDA's `memory_pool`, made thread-safe.
 ///
-/// An *allocator* provides the memory. It is a copyable type with
-/// - `using block_type = ...;` a cheap handle to one allocation (a `cl_mem`, a pointer, ...);
+/// An *allocator* provides the memory. It is a movable type with
+/// - `using block_type = ...;` a cheap handle to one allocation (a `cl_mem`, a pointer, ...),
+///   default-constructible (the empty handle) and movable;
 /// - `block_type allocate(std::size_t bytes);` which throws `polydev::out_of_memory` when memory is
 ///   short (the pool then frees what it holds and retries) and anything else for other failures
 ///   (passed through unchanged);
 /// - `void free(block_type block) noexcept;`
+///
+/// The pool remembers each block's size class, so a block need not know its size. It calls
+/// `allocate`, `free` and the hook below outside its locks, from whichever threads use the pool,
+/// possibly at the same time: they must be safe to call concurrently. `allocator_requirements`
+/// and `is_allocator_v` tell whether a type meets these requirements; the optional members below
+/// are detected where they are used.
 /// - optionally `void hand_out_existing_block(block_type& block);`, called when a held block is
 ///   handed out again (SVM uses it to order the reuse after the block's previous queue);
 /// - optionally `std::optional<block_type> allocate_from_reserve(std::size_t bytes);`, a block
@@ -45,6 +52,76 @@
 #include "polydev/pools/detail/thread_number.hpp"
 
 namespace polydev::pools {
+
+namespace detail {
+
+template <typename Allocator, typename = void>
+struct block_type_of {
+  static constexpr bool exists = false;
+  using type_or_void = void;
+};
+template <typename Allocator>
+struct block_type_of<Allocator, std::void_t<typename Allocator::block_type>> {
+  static constexpr bool exists = true;
+  using type_or_void = typename Allocator::block_type;
+};
+
+template <typename Allocator, typename = void>
+struct allocate_member : std::false_type {};
+template <typename Allocator>
+struct allocate_member<Allocator,
+                       std::void_t<typename Allocator::block_type,
+                                   decltype(std::declval<Allocator&>().allocate(std::size_t{}))>>
+    : std::is_convertible<decltype(std::declval<Allocator&>().allocate(std::size_t{})),
+                          typename Allocator::block_type> {};
+
+template <typename Allocator, typename = void>
+struct free_member {
+  static constexpr bool exists = false;
+  static constexpr bool is_noexcept = false;
+};
+template <typename Allocator>
+struct free_member<Allocator, std::void_t<decltype(std::declval<Allocator&>().free(
+                                  std::declval<typename Allocator::block_type>()))>> {
+  static constexpr bool exists = true;
+  static constexpr bool is_noexcept =
+      noexcept(std::declval<Allocator&>().free(std::declval<typename Allocator::block_type>()));
+};
+
+template <typename Allocator, bool = block_type_of<Allocator>::exists>
+struct block_is_handle : std::false_type {};
+template <typename Allocator>
+struct block_is_handle<Allocator, true>
+    : std::bool_constant<std::is_default_constructible_v<typename Allocator::block_type> &&
+                         std::is_move_constructible_v<typename Allocator::block_type> &&
+                         std::is_move_assignable_v<typename Allocator::block_type>> {};
+
+}  // namespace detail
+
+/// The required part of the allocator concept described at the top of this header, one member per
+/// requirement, so that a check can say which one a type misses (C++17 has no concepts).
+template <typename Allocator>
+struct allocator_requirements {
+  /// `Allocator::block_type` names a type.
+  static constexpr bool has_block_type = detail::block_type_of<Allocator>::exists;
+  /// That type is default-constructible and movable.
+  static constexpr bool block_is_handle = detail::block_is_handle<Allocator>::value;
+  /// `allocate(std::size_t)` (on a non-const allocator) returns a `block_type`.
+  static constexpr bool has_allocate = detail::allocate_member<Allocator>::value;
+  /// `free(block_type)` exists (on a non-const allocator)...
+  static constexpr bool has_free = detail::free_member<Allocator>::exists;
+  /// ...and is `noexcept` (blocks are freed in destructors).
+  static constexpr bool free_is_noexcept = detail::free_member<Allocator>::is_noexcept;
+  /// The allocator itself can be moved into the pool.
+  static constexpr bool is_movable = std::is_move_constructible_v<Allocator>;
+  /// All of the above.
+  static constexpr bool value = has_block_type && block_is_handle && has_allocate && has_free &&
+                                free_is_noexcept && is_movable;
+};
+
+/// Whether `Allocator` meets the allocator concept (its required members).
+template <typename Allocator>
+inline constexpr bool is_allocator_v = allocator_requirements<Allocator>::value;
 
 /// Counters of a pool, read together under its lock.
 struct PoolCounters {
@@ -434,6 +511,27 @@ class PooledAllocation {
 /// (`opencl::MemoryPool`, `cuda::DeviceMemoryPool`, ...) are this with a handle type of their own.
 template <typename Allocator, typename Pooled = PooledAllocation<Allocator>>
 class Pool {
+  static_assert(allocator_requirements<Allocator>::has_block_type,
+                "polydev::pools::Pool: the allocator has no member type block_type (the handle of "
+                "one allocation: using block_type = void*; for example)");
+  static_assert(!allocator_requirements<Allocator>::has_block_type ||
+                    allocator_requirements<Allocator>::block_is_handle,
+                "polydev::pools::Pool: the allocator's block_type must be default-constructible "
+                "(the empty handle) and movable");
+  static_assert(!allocator_requirements<Allocator>::has_block_type ||
+                    allocator_requirements<Allocator>::has_allocate,
+                "polydev::pools::Pool: the allocator needs block_type allocate(std::size_t bytes)");
+  static_assert(!allocator_requirements<Allocator>::has_block_type ||
+                    allocator_requirements<Allocator>::has_free,
+                "polydev::pools::Pool: the allocator needs void free(block_type block) noexcept");
+  static_assert(!allocator_requirements<Allocator>::has_free ||
+                    allocator_requirements<Allocator>::free_is_noexcept,
+                "polydev::pools::Pool: the allocator's free(block_type) must be noexcept (pooled "
+                "blocks are returned by destructors)");
+  static_assert(allocator_requirements<Allocator>::is_movable,
+                "polydev::pools::Pool: the allocator must be move-constructible (the pool keeps "
+                "its own)");
+
  public:
   explicit Pool(Allocator allocator, unsigned leading_bits_in_bin_id = 4)
       : core_(PoolCore<Allocator>::create(std::move(allocator), leading_bits_in_bin_id)) {}

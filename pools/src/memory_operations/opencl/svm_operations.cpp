@@ -27,9 +27,9 @@ void require_opencl_version(const std::string& version, const std::string& devic
 void require_queue_binding(const SVMSpan& span, const cl::CommandQueue& queue, const char* who) {
   if (span.bound_queue() != nullptr && span.bound_queue() != queue()) {
     throw error(std::string(who) +
-                ": the pooled SVM block is bound to another queue than the one given; bind it "
-                "to this queue first (PooledSVM::bind_to_queue), so that its reuse waits for "
-                "this command");
+                ": the SVM memory (a pooled block or an allocation) is bound to another queue "
+                "than the one given; bind it to this queue first (bind_to_queue), so that its "
+                "reuse or free waits for this command");
   }
 }
 
@@ -52,6 +52,15 @@ SVMSpan::SVMSpan(const PooledSVM& pooled) {
   data_ = pooled.ptr();
   size_ = pooled.size();
   bound_queue_ = pooled.queue();
+}
+
+SVMSpan::SVMSpan(const SVMAllocation& allocation) {
+  if (!allocation.valid()) {
+    throw error("SVMSpan: the SVMAllocation was released (or moved from); it owns no memory");
+  }
+  data_ = allocation.ptr();
+  size_ = allocation.size();
+  bound_queue_ = allocation.queue();
 }
 
 SVMSpan SVMSpan::subspan(std::size_t offset, std::size_t bytes) const {

@@ -16,8 +16,22 @@ SVMBlock& PooledSVM::owned_block(const char* who) {
 }
 
 void PooledSVM::bind_to_queue(const cl::CommandQueue& queue) {
+  constexpr const char* who = "PooledSVM::bind_to_queue";
   SVMBlock& block = owned_block("bind_to_queue");
-  detail::require_in_order(queue, "PooledSVM::bind_to_queue");
+  detail::require_in_order(queue, who);
+  // The block is freed on its last queue: one of another context would free memory it does not
+  // know. A user's allocator that does not tell its context is trusted.
+  const cl::Context& context = pool()->allocator().context();
+  if (context() != nullptr) {
+    cl_context queue_context = nullptr;
+    check(queue.getInfo(CL_QUEUE_CONTEXT, &queue_context), "clGetCommandQueueInfo",
+          "CL_QUEUE_CONTEXT");
+    if (queue_context != context()) {
+      throw error(std::string(who) +
+                  ": the queue belongs to another context than the pool's; the block is freed "
+                  "and reused on queues of the context that allocated it");
+    }
+  }
   if (block.queue() != nullptr && block.queue() != queue()) detail::order_after(block.queue, queue);
   block.queue = queue;
 }

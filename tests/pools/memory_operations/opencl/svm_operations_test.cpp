@@ -1,5 +1,6 @@
-// SVM allocation helpers, map, memfill, memcpy and migrate on pooled and plain SVM, on every
-// selected OpenCL device with coarse-grain SVM (polydev/opencl/svm_operations.hpp).
+// Map, memfill, memcpy and migrate on pooled and plain SVM, on every selected OpenCL device with
+// coarse-grain SVM (polydev/opencl/svm_operations.hpp). The allocation helpers (svm_empty and its
+// kin): svm_empty_test.cpp.
 #include "polydev/opencl/detail/svm_operations.hpp"
 
 #include <cstdint>
@@ -24,8 +25,8 @@ namespace {
 
 using polydev::opencl::MappedRegion;
 using polydev::opencl::PooledSVM;
+using polydev::opencl::SVMAllocation;
 using polydev::opencl::SVMAllocator;
-using polydev::opencl::SVMArray;
 using polydev::opencl::SVMPool;
 using polydev::opencl::SVMSpan;
 using polydev::opencl::to_end;
@@ -34,7 +35,7 @@ using polydev::testing::pools_support::thrown_message;
 
 // Pooled and plain SVM go wherever the operations take SVM, without spelling out a view.
 static_assert(std::is_convertible_v<const PooledSVM&, SVMSpan>);
-static_assert(std::is_convertible_v<const SVMArray<int>&, SVMSpan>);
+static_assert(std::is_convertible_v<const SVMAllocation&, SVMSpan>);
 
 constexpr const char* kTwiceSource = R"CLC(
 __kernel void twice(__global uint* data) {
@@ -56,10 +57,6 @@ class OpenCLSVMOperations : public polydev::testing::OpenCLTest {
     pool_.emplace(SVMAllocator(context(), 0, CL_MEM_READ_WRITE, queue()));
   }
 
-  bool has_fine_grain() const {
-    return (descriptor().device.svm_capabilities & polydev::opencl::svm_fine_grain_buffer) != 0;
-  }
-
   // `data[i] = 2 * data[i] + 1` over `count` words at `ptr`, on the fixture's queue.
   void run_twice(void* ptr, std::size_t count) {
     cl::Program program = build_program(context(), device(), kTwiceSource);
@@ -77,58 +74,6 @@ class OpenCLSVMOperations : public polydev::testing::OpenCLTest {
 
   std::optional<SVMPool> pool_;
 };
-
-TEST_P(OpenCLSVMOperations, CoarseGrainArraysAreMappedForTheHostAndUsedByKernels) {
-  constexpr std::size_t n = 512;
-  SVMArray<cl_uint> array = polydev::opencl::csvm_empty<cl_uint>(context(), n, queue());
-  ASSERT_NE(array.data(), nullptr);
-  EXPECT_EQ(array.size(), n);
-  EXPECT_EQ(array.bytes(), n * sizeof(cl_uint));
-  EXPECT_EQ(array.queue(), queue()());
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(array.data()) % alignof(cl_uint), 0u);
-  {
-    MappedRegion region = polydev::opencl::map_svm(queue(), array, CL_MAP_WRITE_INVALIDATE_REGION);
-    EXPECT_EQ(region.data(), array.data());
-    EXPECT_EQ(region.size(), array.bytes());
-    std::iota(region.as<cl_uint>(), region.as<cl_uint>() + n, 0u);
-  }
-  run_twice(array.data(), n);
-  const std::vector<cl_uint> seen = read(array, n);
-  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(seen[i], 2 * i + 1) << "at " << i;
-
-  SVMArray<cl_uint> moved(std::move(array));
-  EXPECT_EQ(array.data(), nullptr);  // NOLINT(bugprone-use-after-move): specified moved-from state
-  EXPECT_EQ(array.size(), 0u);
-  EXPECT_EQ(moved.size(), n);
-  moved.reset();
-  EXPECT_EQ(moved.data(), nullptr);
-  EXPECT_EQ(queue().finish(), CL_SUCCESS);
-
-  const SVMArray<cl_double> empty = polydev::opencl::csvm_empty<cl_double>(context(), 0);
-  EXPECT_EQ(empty.data(), nullptr);
-  const SVMArray<cl_uchar> aligned =
-      polydev::opencl::csvm_empty<cl_uchar>(context(), 10, std::nullopt, 128);
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(aligned.data()) % 128, 0u);
-}
-
-TEST_P(OpenCLSVMOperations, FineGrainArraysNeedNoMapOrAreRefusedWithTheReason) {
-  if (!has_fine_grain()) {
-    const std::string message = thrown_message<polydev::error>(
-        [&] { polydev::opencl::fsvm_empty<cl_uint>(context(), 16); });
-    EXPECT_NE(message.find("coarse-grain SVM buffers only"), std::string::npos) << message;
-    GTEST_SKIP() << "device has coarse-grain SVM only: checked that fsvm_empty says so";
-  }
-  constexpr std::size_t n = 300;
-  SVMArray<cl_uint> array = polydev::opencl::fsvm_empty<cl_uint>(context(), n, queue());
-  std::iota(array.data(), array.data() + n, 10u);  // the host writes without a map
-  run_twice(array.data(), n);
-  ASSERT_EQ(queue().finish(), CL_SUCCESS);
-  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(array.data()[i], 2 * (i + 10) + 1) << "at " << i;
-}
-
-TEST_P(OpenCLSVMOperations, ArraysTooLargeForSizeTAreLengthErrors) {
-  EXPECT_THROW(polydev::opencl::csvm_empty<cl_uint>(context(), SIZE_MAX / 2), std::length_error);
-}
 
 TEST_P(OpenCLSVMOperations, MemfillCoversTheRequestOfAPooledBlock) {
   PooledSVM pooled = pool_->allocate(1000);  // a 1024-byte block
@@ -184,25 +129,46 @@ TEST_P(OpenCLSVMOperations, APooledBlockIsUsedOnlyOnTheQueueItIsBoundTo) {
       << "the bound queue is accepted";
   const std::string on_other = thrown_message<polydev::error>(
       [&] { polydev::opencl::enqueue_svm_memfill(other, pooled, cl_uint{1}); });
-  EXPECT_NE(on_other.find("enqueue_svm_memfill: the pooled SVM block is bound to another queue "
-                          "than the one given; bind it to this queue first"),
+  EXPECT_NE(on_other.find("enqueue_svm_memfill: the SVM memory (a pooled block or an allocation) "
+                          "is bound to another queue than the one given; bind it to this queue "
+                          "first (bind_to_queue)"),
             std::string::npos)
       << on_other;
   std::vector<cl_uint> host(16);
   const std::string copy = thrown_message<polydev::error>(
       [&] { polydev::opencl::enqueue_svm_memcpy(other, SVMSpan(host.data(), 64), pooled); });
-  EXPECT_NE(copy.find("enqueue_svm_memcpy: the pooled SVM block is bound to another queue"),
-            std::string::npos)
+  EXPECT_NE(
+      copy.find("enqueue_svm_memcpy: the SVM memory (a pooled block or an allocation) is bound"),
+      std::string::npos)
       << copy;
   const std::string map =
       thrown_message<polydev::error>([&] { polydev::opencl::map_svm(other, pooled, CL_MAP_READ); });
-  EXPECT_NE(map.find("map_svm: the pooled SVM block is bound to another queue"), std::string::npos)
+  EXPECT_NE(map.find("map_svm: the SVM memory (a pooled block or an allocation) is bound"),
+            std::string::npos)
       << map;
 
   pooled.bind_to_queue(other);
   polydev::opencl::enqueue_svm_memfill(other, pooled, cl_uint{5}).wait();
   pooled.unbind_from_queue();  // unbound blocks go on any queue
   EXPECT_EQ(read(pooled, 16), std::vector<cl_uint>(16, 5u));
+}
+
+// The same for an allocation: its free is enqueued on its queue alone.
+TEST_P(OpenCLSVMOperations, AnAllocationIsUsedOnlyOnTheQueueItIsBoundTo) {
+  const cl::CommandQueue other(context(), device());
+  SVMAllocation allocation(context(), 64, 0, CL_MEM_READ_WRITE, queue());
+  polydev::opencl::enqueue_svm_memfill(queue(), allocation, cl_uint{4});
+  const std::string on_other = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_svm_memfill(other, allocation, cl_uint{1}); });
+  EXPECT_NE(on_other.find("enqueue_svm_memfill: the SVM memory (a pooled block or an allocation) "
+                          "is bound to another queue"),
+            std::string::npos)
+      << on_other;
+  EXPECT_EQ(read(allocation, 16), std::vector<cl_uint>(16, 4u));
+  allocation.bind_to_queue(other);
+  polydev::opencl::enqueue_svm_memfill(other, allocation, cl_uint{6}).wait();
+  allocation.unbind_from_queue();
+  EXPECT_EQ(read(allocation, 16), std::vector<cl_uint>(16, 6u));
 }
 
 TEST_P(OpenCLSVMOperations, MemcpyMovesDataBetweenPooledBlocksAndTheHost) {

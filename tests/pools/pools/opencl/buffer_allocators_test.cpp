@@ -1,4 +1,5 @@
-// DeferredAllocator, ImmediateAllocator and BufferAllocator on every selected OpenCL device.
+// DeferredAllocator, ImmediateAllocator and BufferAllocator on every selected OpenCL device. A
+// BufferAllocator over an allocator of the user's: user_allocator_test.cpp.
 #include "polydev/opencl/buffer_allocators.hpp"
 
 #include <cstdio>
@@ -149,6 +150,26 @@ TEST_P(OpenCLBufferAllocators, BufferAllocatorWrapsEitherKind) {
   EXPECT_EQ(immediate.deferred(), nullptr);
   EXPECT_EQ(immediate.context()(), context()());
   expect_round_trip(immediate.allocate(256), 256);
+  EXPECT_EQ(deferred.target<DeferredAllocator>(), deferred.deferred());
+  EXPECT_EQ(deferred.target<ImmediateAllocator>(), nullptr);
+  EXPECT_EQ(immediate.target<ImmediateAllocator>(), immediate.immediate());
+}
+
+// PyOpenCL's allocators are called: `allocator(size)` is a buffer of its own.
+TEST_P(OpenCLBufferAllocators, AllocatorsAreCallableAndTheBufferOwnsItself) {
+  const DeferredAllocator deferred(context());
+  const ImmediateAllocator immediate(queue());
+  const BufferAllocator either(immediate);
+  for (const cl::Buffer& buffer : {deferred(100), immediate(200), either(300)}) {
+    ASSERT_NE(buffer(), nullptr);
+    EXPECT_EQ(buffer.getInfo<CL_MEM_REFERENCE_COUNT>(), 1u) << "only the returned buffer holds it";
+    expect_round_trip(buffer, buffer.getInfo<CL_MEM_SIZE>());
+  }
+  EXPECT_EQ(deferred(100).getInfo<CL_MEM_SIZE>(), 100u);
+  EXPECT_EQ(immediate(200).getInfo<CL_MEM_SIZE>(), 200u);
+  EXPECT_EQ(either(300).getInfo<CL_MEM_SIZE>(), 300u);
+  EXPECT_EQ(deferred(0)(), nullptr) << "0 bytes: an empty buffer, as PyOpenCL's None";
+  EXPECT_EQ(either(0)(), nullptr);
 }
 
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(OpenCLBufferAllocators);

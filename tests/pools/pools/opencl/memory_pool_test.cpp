@@ -3,12 +3,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <numeric>
 #include <optional>
 #include <polydev/gtest.hpp>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "polydev/error.hpp"
@@ -136,7 +138,7 @@ TEST_P(OpenCLMemoryPool, KernelWritesAndHostReadsBackThroughEveryArgumentForm) {
                  : form == 1 ? "setArg(i, pooled)"
                              : "setArg(i, pooled.get())");
     PooledBuffer pooled = pool.allocate(n * sizeof(cl_uint));
-    const cl_mem memory = pooled;
+    const cl_mem memory = static_cast<cl_mem>(pooled);
     const cl_uint offset = 100u * static_cast<cl_uint>(form);
     const cl_int set = form == 0   ? kernel.setArg(0, pooled.buffer())
                        : form == 1 ? kernel.setArg(0, pooled)
@@ -163,9 +165,9 @@ TEST_P(OpenCLMemoryPool, CopiesFillsMapsAndSubBuffersWorkOnPooledBuffers) {
   std::vector<cl_uint> pattern(n);
   for (std::size_t i = 0; i < n; ++i) pattern[i] = static_cast<cl_uint>(i * 7 + 1);
 
-  // The C API through the cl_mem conversion, the C++ bindings through buffer().
-  ASSERT_EQ(clEnqueueWriteBuffer(queue()(), source, CL_TRUE, 0, bytes, pattern.data(), 0, nullptr,
-                                 nullptr),
+  // The C API through get(), the C++ bindings through buffer().
+  ASSERT_EQ(clEnqueueWriteBuffer(queue()(), source.get(), CL_TRUE, 0, bytes, pattern.data(), 0,
+                                 nullptr, nullptr),
             CL_SUCCESS);
   ASSERT_EQ(queue().enqueueCopyBuffer(source.buffer(), target.buffer(), 0, 0, bytes), CL_SUCCESS);
   const cl_uint fill = 0xdeadbeefu;
@@ -195,6 +197,70 @@ TEST_P(OpenCLMemoryPool, CopiesFillsMapsAndSubBuffersWorkOnPooledBuffers) {
   const auto first = expected.begin() + static_cast<std::ptrdiff_t>(align / sizeof(cl_uint));
   EXPECT_EQ(sub_read, std::vector<cl_uint>(first, first + 16));
   EXPECT_EQ(sub.getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), target.get());
+}
+
+// A pooled buffer goes wherever the bindings take a buffer or a memory object; the cl_mem
+// conversion is explicit, or `cl::Buffer b(pooled)` would be ambiguous (cl::Buffer has a
+// constructor from cl_mem too).
+static_assert(std::is_convertible_v<const PooledBuffer&, const cl::Buffer&>);
+static_assert(std::is_convertible_v<const PooledBuffer&, const cl::Memory&>);
+static_assert(std::is_convertible_v<const PooledBuffer&, cl::Buffer>);
+static_assert(std::is_constructible_v<cl::Buffer, const PooledBuffer&>);
+static_assert(std::is_constructible_v<cl::Memory, const PooledBuffer&>);
+static_assert(!std::is_convertible_v<const PooledBuffer&, cl_mem>);
+static_assert(std::is_constructible_v<cl_mem, const PooledBuffer&>);
+
+// What the tests below pass pooled buffers to: functions of the user's that take the bindings'
+// types.
+cl::size_type size_of_buffer(const cl::Buffer& buffer) { return buffer.getInfo<CL_MEM_SIZE>(); }
+cl_mem handle_of_memory(const cl::Memory& memory) { return memory(); }
+
+TEST_P(OpenCLMemoryPool, PooledBufferGoesWhereTheBindingsTakeABufferOrAMemoryObject) {
+  MemoryPool pool{ImmediateAllocator(queue())};
+  constexpr std::size_t n = 1000;  // 4000 bytes, class 4096
+  constexpr std::size_t bytes = n * sizeof(cl_uint);
+  PooledBuffer source = pool.allocate(bytes);
+  PooledBuffer target = pool.allocate(bytes);
+  EXPECT_EQ(size_of_buffer(source), 4096u) << "the buffer itself, of its size class";
+  EXPECT_EQ(handle_of_memory(source), source.get());
+  EXPECT_EQ(source.memory()(), source.get());
+
+  std::vector<cl_uint> written(n);
+  std::iota(written.begin(), written.end(), 11u);
+  ASSERT_EQ(queue().enqueueWriteBuffer(source, CL_TRUE, 0, bytes, written.data()), CL_SUCCESS);
+  ASSERT_EQ(queue().enqueueCopyBuffer(source, target, 0, 0, bytes), CL_SUCCESS);
+  ASSERT_EQ(queue().enqueueMigrateMemObjects({source, target}, 0), CL_SUCCESS);
+  std::vector<cl_uint> read(n);
+  ASSERT_EQ(queue().enqueueReadBuffer(target, CL_TRUE, 0, bytes, read.data()), CL_SUCCESS);
+  EXPECT_EQ(read, written);
+
+  // A copy is a retained cl::Buffer of the same memory; the handle keeps its own.
+  const cl::Buffer copy = source;
+  EXPECT_EQ(copy(), source.get());
+  const cl::Memory as_memory(source);
+  EXPECT_EQ(as_memory(), source.get());
+
+  // A sub-buffer of the pooled buffer, on the device's base address alignment.
+  const std::size_t align = device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
+  ASSERT_GT(align, 0u);
+  ASSERT_LE(align + 64, bytes);
+  const cl_buffer_region region{align, 64};
+  cl_int status = CL_SUCCESS;
+  const cl::Buffer sub = cl::Buffer(target).createSubBuffer(
+      CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  EXPECT_EQ(sub.getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), target.get());
+  std::vector<cl_uint> sub_read(64 / sizeof(cl_uint));
+  ASSERT_EQ(queue().enqueueReadBuffer(sub, CL_TRUE, 0, 64, sub_read.data()), CL_SUCCESS);
+  const auto first = written.begin() + static_cast<std::ptrdiff_t>(align / sizeof(cl_uint));
+  EXPECT_EQ(sub_read, std::vector<cl_uint>(first, first + 16));
+
+  // Once released, the conversions refuse instead of handing OpenCL an empty buffer.
+  source.release();
+  const std::string released = thrown_message<polydev::error>([&] { size_of_buffer(source); });
+  EXPECT_NE(released.find("PooledBuffer: the buffer was released"), std::string::npos) << released;
+  EXPECT_THROW(source.memory(), polydev::error);
+  EXPECT_EQ(static_cast<cl_mem>(source), nullptr);
 }
 
 TEST_P(OpenCLMemoryPool, BindingToAQueueIsAcceptedAndChangesNothing) {

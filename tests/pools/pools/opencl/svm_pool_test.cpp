@@ -1,20 +1,27 @@
-// SVMAllocator, SVMPool and PooledSVM on every selected OpenCL device with coarse-grain SVM.
+// SVMAllocator, the SVMAllocation it hands out when called, SVMPool and PooledSVM on every
+// selected OpenCL device with coarse-grain SVM; the SVM capability checks on values.
 #include "polydev/opencl/svm_pool.hpp"
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <polydev/gtest.hpp>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "polydev/error.hpp"
+#include "polydev/opencl/detail/svm_capabilities.hpp"
 #include "polydev/opencl/inventory.hpp"
+#include "polydev/opencl/svm_allocator.hpp"
+#include "polydev/opencl/svm_operations.hpp"
 #include "support/opencl_checks.hpp"
 
 namespace {
 
 using polydev::opencl::PooledSVM;
+using polydev::opencl::SVMAllocation;
 using polydev::opencl::SVMAllocator;
 using polydev::opencl::SVMBlock;
 using polydev::opencl::SVMPool;
@@ -27,6 +34,16 @@ constexpr const char* kAddSource = R"CLC(
 __kernel void add(__global uint* data, uint value) {
   const size_t i = get_global_id(0);
   data[i] += value;
+}
+)CLC";
+
+// The spin's result is stored, so that the compiler cannot drop the loop.
+constexpr const char* kSlowSource = R"CLC(
+__kernel void slow(__global uint* out, uint rounds) {
+  const size_t i = get_global_id(0);
+  uint state = (uint)i;
+  for (uint r = 0; r < rounds; ++r) state = state * 1664525u + 1013904223u;
+  out[i] = state;
 }
 )CLC";
 
@@ -63,6 +80,30 @@ class OpenCLSVMPool : public polydev::testing::OpenCLTest {
   }
 
   cl::CommandQueue second_queue() { return cl::CommandQueue(context(), device()); }
+
+  // A kernel on `queue` that takes a while (each of 4096 work items spins before its store, into
+  // a buffer of its own), not flushed; returns its event. On a device that runs commands before
+  // their enqueue returns (PoCL's 'basic') it is complete already, and an order after it holds
+  // trivially there.
+  cl::Event slow_kernel(const cl::CommandQueue& queue) {
+    if (!slow_program_()) {
+      slow_program_ = build_program(context(), device(), kSlowSource);
+      EXPECT_NE(slow_program_(), nullptr);
+      slow_output_ = cl::Buffer(context(), CL_MEM_READ_WRITE, 4096 * sizeof(cl_uint));
+    }
+    cl::Kernel kernel(slow_program_, "slow");
+    EXPECT_EQ(kernel.setArg(0, slow_output_), CL_SUCCESS);
+    EXPECT_EQ(kernel.setArg(1, cl_uint{20000}), CL_SUCCESS);
+    cl::Event done;
+    EXPECT_EQ(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(4096), cl::NullRange,
+                                         nullptr, &done),
+              CL_SUCCESS);
+    return done;
+  }
+
+ private:
+  cl::Program slow_program_;
+  cl::Buffer slow_output_;
 };
 
 TEST_P(OpenCLSVMPool, AllocatorGivesAlignedBlocksBoundToItsQueue) {
@@ -143,7 +184,14 @@ TEST_P(OpenCLSVMPool, FineGrainFlagsFollowTheDeviceCapability) {
   if ((descriptor().device.svm_capabilities & polydev::opencl::svm_fine_grain_buffer) == 0) {
     const std::string message =
         thrown_message<polydev::error>([&] { SVMAllocator allocator(context(), 0, flags); });
-    EXPECT_NE(message.find("coarse-grain SVM buffers only"), std::string::npos) << message;
+    EXPECT_NE(message.find("SVMAllocator: fine-grain SVM (CL_MEM_SVM_FINE_GRAIN_BUFFER) was asked "
+                           "for, but device '" +
+                           device().getInfo<CL_DEVICE_NAME>() + "' has no fine-grain SVM buffers"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("CL_DEVICE_SVM_CAPABILITIES: CL_DEVICE_SVM_COARSE_GRAIN_BUFFER"),
+              std::string::npos)
+        << message;
     return;
   }
   cl::Program program = build_program(context(), device(), kAddSource);
@@ -274,6 +322,296 @@ TEST_P(OpenCLSVMPool, PooledSVMOutlivesItsPoolQueueAndContext) {
   EXPECT_EQ(queue.finish(), CL_SUCCESS);
 }
 
+TEST_P(OpenCLSVMPool, PooledSVMIsEqualAndHashedByItsPointer) {
+  SVMPool pool(SVMAllocator(context(), 0, CL_MEM_READ_WRITE, queue()));
+  PooledSVM a = pool.allocate(64);
+  PooledSVM b = pool.allocate(64);
+  EXPECT_TRUE(a == a);
+  EXPECT_FALSE(a == b);
+  EXPECT_TRUE(a != b);
+  EXPECT_EQ(std::hash<PooledSVM>()(a), std::hash<void*>()(a.ptr()));
+  std::unordered_set<void*> seen;
+  std::unordered_set<std::size_t> hashes;
+  for (const PooledSVM* pooled : {&a, &b}) {
+    seen.insert(pooled->ptr());
+    hashes.insert(std::hash<PooledSVM>()(*pooled));
+  }
+  EXPECT_EQ(seen.size(), 2u);
+  EXPECT_EQ(hashes.size(), 2u);
+  void* const b_ptr = b.ptr();
+  a.release();
+  b.release();
+  EXPECT_TRUE(a == b) << "released handles hold no pointer";
+  PooledSVM c = pool.allocate(64);  // b's block again, the last one returned
+  ASSERT_EQ(c.ptr(), b_ptr);
+  EXPECT_EQ(std::hash<PooledSVM>()(c), std::hash<void*>()(b_ptr));
+  EXPECT_FALSE(c == a);
+}
+
+TEST_P(OpenCLSVMPool, BindingToAQueueOfAnotherContextIsRefused) {
+  SVMPool pool(SVMAllocator(context(), 0, CL_MEM_READ_WRITE, queue()));
+  PooledSVM pooled = pool.allocate(64);
+  const cl::Context other = make_context();
+  const cl::CommandQueue foreign(other, device());
+  const std::string message =
+      thrown_message<polydev::error>([&] { pooled.bind_to_queue(foreign); });
+  EXPECT_NE(message.find("PooledSVM::bind_to_queue: the queue belongs to another context than "
+                         "the pool's"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(pooled.queue(), queue()()) << "a refused binding keeps the old one";
+}
+
+// ----- SVMAllocation: what an SVMAllocator hands out when called, and PyOpenCL's constructor.
+
+TEST_P(OpenCLSVMPool, CallingTheAllocatorGivesAnAllocationThatOwnsItself) {
+  const SVMAllocator allocator(context(), 0, CL_MEM_READ_WRITE, queue());
+  SVMAllocation allocation = allocator(1000);
+  EXPECT_TRUE(allocation.valid());
+  ASSERT_NE(allocation.ptr(), nullptr);
+  EXPECT_EQ(allocation.size(), 1000u);
+  EXPECT_EQ(allocation.queue(), queue()()) << "bound to the allocator's queue";
+  EXPECT_EQ(allocation.context()(), context()());
+  fill(queue(), allocation.ptr(), 250, 9u);
+  EXPECT_EQ(read(queue(), allocation.ptr(), 250), std::vector<cl_uint>(250, 9u));
+
+  SVMAllocation empty = allocator(0);
+  EXPECT_TRUE(empty.valid()) << "0 bytes is an allocation with a null pointer, as PyOpenCL's";
+  EXPECT_EQ(empty.ptr(), nullptr);
+  EXPECT_EQ(empty.size(), 0u);
+  empty.release();
+  EXPECT_FALSE(empty.valid());
+
+  SVMAllocation moved(std::move(allocation));
+  EXPECT_FALSE(allocation.valid());  // NOLINT(bugprone-use-after-move): specified moved-from state
+  EXPECT_EQ(allocation.ptr(), nullptr);
+  EXPECT_TRUE(moved.valid());
+  moved.release();  // enqueued on the bound queue
+  EXPECT_FALSE(moved.valid());
+  EXPECT_EQ(moved.size(), 0u);
+  const std::string twice = thrown_message<polydev::error>([&] { moved.release(); });
+  EXPECT_NE(twice.find("SVMAllocation::release: the allocation was released"), std::string::npos)
+      << twice;
+  EXPECT_EQ(queue().finish(), CL_SUCCESS);
+
+  const SVMAllocator unbound(context());
+  SVMAllocation at_once = unbound(64);
+  EXPECT_EQ(at_once.queue(), nullptr);
+  at_once.release();  // clSVMFree at once
+}
+
+TEST_P(OpenCLSVMPool, AllocationConstructorChecksWhatTheAllocatorChecks) {
+  SVMAllocation allocation(context(), 256, 64, CL_MEM_READ_WRITE, queue());
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(allocation.ptr()) % 64, 0u);
+  EXPECT_EQ(allocation.queue(), queue()());
+  const std::string alignment =
+      thrown_message<polydev::error>([&] { SVMAllocation bad(context(), 16, 48); });
+  EXPECT_NE(alignment.find("SVMAllocation: alignment 48 is not a power of two"), std::string::npos)
+      << alignment;
+  const cl::Context other = make_context();
+  const cl::CommandQueue foreign(other, device());
+  const std::string context_message = thrown_message<polydev::error>(
+      [&] { SVMAllocation bad(context(), 16, 0, CL_MEM_READ_WRITE, foreign); });
+  EXPECT_NE(context_message.find("SVMAllocation: the queue belongs to another context"),
+            std::string::npos)
+      << context_message;
+  const std::size_t too_large =
+      static_cast<std::size_t>(device().getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>()) + 1;
+  try {
+    SVMAllocation huge(context(), too_large);
+    ADD_FAILURE() << "an allocation of " << too_large << " bytes succeeded";
+  } catch (const polydev::backend_error& failure) {
+    EXPECT_EQ(failure.code(), CL_INVALID_BUFFER_SIZE) << failure.what();
+    EXPECT_NE(std::string(failure.what()).find("SVMAllocation: "), std::string::npos)
+        << failure.what();
+  }
+}
+
+TEST_P(OpenCLSVMPool, EnqueueReleaseFreesAfterTheWaitListAndReturnsTheEvent) {
+  SVMAllocation allocation(context(), 4096, 0, CL_MEM_READ_WRITE, queue());
+  fill(queue(), allocation.ptr(), 1024, 3u);
+  const cl::CommandQueue other = second_queue();
+  const cl::Event slow = slow_kernel(other);
+  ASSERT_EQ(other.flush(), CL_SUCCESS);
+  const cl::Event freed = allocation.enqueue_release({slow});
+  EXPECT_FALSE(allocation.valid()) << "the handle owns nothing once the free is enqueued";
+  EXPECT_EQ(allocation.ptr(), nullptr);
+  EXPECT_EQ(freed.getInfo<CL_EVENT_COMMAND_TYPE>(),
+            static_cast<cl_command_type>(CL_COMMAND_SVM_FREE));
+  ASSERT_EQ(freed.wait(), CL_SUCCESS);
+  EXPECT_EQ(slow.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(), CL_COMPLETE)
+      << "the free ran before the kernel in its wait list had finished";
+
+  // Released: every use is refused.
+  for (const auto& [name, use] : std::vector<std::pair<std::string, std::function<void()>>>{
+           {"enqueue_release", [&] { allocation.enqueue_release(); }},
+           {"enqueue_release", [&] { allocation.enqueue_release(queue()); }},
+           {"bind_to_queue", [&] { allocation.bind_to_queue(queue()); }},
+           {"unbind_from_queue", [&] { allocation.unbind_from_queue(); }},
+       }) {
+    const std::string message = thrown_message<polydev::error>(use);
+    EXPECT_NE(message.find("SVMAllocation::" + name + ": the allocation was released"),
+              std::string::npos)
+        << message;
+  }
+  const std::string span =
+      thrown_message<polydev::error>([&] { polydev::opencl::SVMSpan bad(allocation); });
+  EXPECT_NE(span.find("the SVMAllocation was released"), std::string::npos) << span;
+}
+
+TEST_P(OpenCLSVMPool, EnqueueReleaseNeedsAQueueAndOrdersAfterTheBoundOne) {
+  const SVMAllocator unbound_allocator(context());
+  SVMAllocation unbound = unbound_allocator(256);
+  const std::string no_queue = thrown_message<polydev::error>([&] { unbound.enqueue_release(); });
+  EXPECT_NE(no_queue.find("SVMAllocation::enqueue_release: no queue was given and the allocation "
+                          "is bound to none"),
+            std::string::npos)
+      << no_queue;
+  EXPECT_TRUE(unbound.valid()) << "a refused release keeps the memory";
+  EXPECT_EQ(unbound.enqueue_release(queue()).wait(), CL_SUCCESS);
+
+  // Bound to `other`, freed on the fixture's queue: the free waits for the work on `other`
+  // (which the test does not flush: the release must, or the free would wait forever).
+  const cl::CommandQueue other = second_queue();
+  SVMAllocation bound(context(), 256, 0, CL_MEM_READ_WRITE, other);
+  const cl::Event slow = slow_kernel(other);
+  const cl::Event freed = bound.enqueue_release(queue());
+  ASSERT_EQ(freed.wait(), CL_SUCCESS);
+  EXPECT_EQ(slow.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(), CL_COMPLETE)
+      << "the free ran before the work already on the bound queue had finished";
+
+  // 0 bytes: nothing to free, but a marker that waits for the wait list.
+  SVMAllocation empty = unbound_allocator(0);
+  const cl::Event marker = empty.enqueue_release(queue());
+  EXPECT_NE(marker.getInfo<CL_EVENT_COMMAND_TYPE>(),
+            static_cast<cl_command_type>(CL_COMMAND_SVM_FREE));
+  EXPECT_EQ(marker.wait(), CL_SUCCESS);
+  EXPECT_FALSE(empty.valid());
+
+  const cl::Context foreign_context = make_context();
+  const cl::CommandQueue foreign(foreign_context, device());
+  SVMAllocation kept = unbound_allocator(64);
+  const std::string wrong = thrown_message<polydev::error>([&] { kept.enqueue_release(foreign); });
+  EXPECT_NE(wrong.find("SVMAllocation::enqueue_release: the queue belongs to another context"),
+            std::string::npos)
+      << wrong;
+  EXPECT_TRUE(kept.valid());
+}
+
+// A wait list OpenCL refuses (an event of another context): a backend error, and the handle still
+// owns the memory, which a later release frees.
+TEST_P(OpenCLSVMPool, AFreeThatOpenCLRefusesLeavesTheMemoryOwned) {
+  SVMAllocation allocation(context(), 128, 0, CL_MEM_READ_WRITE, queue());
+  const cl::Context other = make_context();
+  const cl::CommandQueue foreign_queue(other, device());
+  cl::Event foreign;
+  ASSERT_EQ(foreign_queue.enqueueMarkerWithWaitList(nullptr, &foreign), CL_SUCCESS);
+  ASSERT_EQ(foreign.wait(), CL_SUCCESS);
+  try {
+    allocation.enqueue_release({foreign});
+    ADD_FAILURE() << "clEnqueueSVMFree accepted an event of another context";
+  } catch (const polydev::backend_error& failure) {
+    EXPECT_EQ(failure.api(), "clEnqueueSVMFree");
+    EXPECT_EQ(failure.code(), CL_INVALID_CONTEXT) << failure.what();
+  }
+  EXPECT_TRUE(allocation.valid());
+  EXPECT_NE(allocation.ptr(), nullptr);
+  allocation.release();
+  EXPECT_EQ(queue().finish(), CL_SUCCESS);
+}
+
+TEST_P(OpenCLSVMPool, AllocationsBindUnbindAndRefuseQueuesTheyCannotUse) {
+  const SVMAllocator allocator(context());
+  SVMAllocation allocation = allocator(64);
+  EXPECT_EQ(allocation.queue(), nullptr);
+  allocation.bind_to_queue(queue());
+  EXPECT_EQ(allocation.queue(), queue()());
+  const cl::CommandQueue other = second_queue();
+  allocation.bind_to_queue(other);
+  EXPECT_EQ(allocation.queue(), other());
+  allocation.unbind_from_queue();
+  EXPECT_EQ(allocation.queue(), nullptr);
+  allocation.unbind_from_queue();  // unbound already: nothing to do
+
+  const cl::Context foreign_context = make_context();
+  const cl::CommandQueue foreign(foreign_context, device());
+  const std::string wrong =
+      thrown_message<polydev::error>([&] { allocation.bind_to_queue(foreign); });
+  EXPECT_NE(wrong.find("SVMAllocation::bind_to_queue: the queue belongs to another context"),
+            std::string::npos)
+      << wrong;
+  EXPECT_EQ(allocation.queue(), nullptr);
+
+  const auto supported = device().getInfo<CL_DEVICE_QUEUE_ON_HOST_PROPERTIES>();
+  if ((supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0) {
+    const cl::CommandQueue out_of_order(context(), device(),
+                                        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    const std::string message =
+        thrown_message<polydev::error>([&] { allocation.bind_to_queue(out_of_order); });
+    EXPECT_NE(message.find("SVMAllocation::bind_to_queue: the queue is out of order"),
+              std::string::npos)
+        << message;
+  }
+}
+
+TEST_P(OpenCLSVMPool, AllocationsAreEqualAndHashedByTheirPointer) {
+  const SVMAllocator allocator(context());
+  SVMAllocation a = allocator(32);
+  SVMAllocation b = allocator(32);
+  EXPECT_TRUE(a == a);
+  EXPECT_TRUE(a != b);
+  EXPECT_EQ(std::hash<SVMAllocation>()(a), std::hash<void*>()(a.ptr()));
+  EXPECT_NE(std::hash<SVMAllocation>()(a), std::hash<SVMAllocation>()(b));
+  a.release();
+  b.release();
+  EXPECT_TRUE(a == b) << "released allocations hold no pointer";
+}
+
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(OpenCLSVMPool);
+
+// The capability checks behind SVMAllocator, SVMAllocation and svm_empty, on capabilities this
+// machine's devices may not have.
+TEST(OpenCLSVMCapabilities, NamesEveryBit) {
+  using polydev::opencl::detail::svm_capability_names;
+  EXPECT_EQ(svm_capability_names(0), "none");
+  EXPECT_EQ(svm_capability_names(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER),
+            "CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
+  EXPECT_EQ(
+      svm_capability_names(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                           CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS),
+      "CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER | "
+      "CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS");
+  EXPECT_EQ(svm_capability_names(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | (1u << 10)),
+            "CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | 0x400");
+}
+
+TEST(OpenCLSVMCapabilities, RefusalsSayWhatWasAskedAndWhatTheDeviceHas) {
+  using polydev::opencl::detail::svm_flags_problem;
+  const cl_device_svm_capabilities coarse = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
+  EXPECT_EQ(svm_flags_problem("gpu", coarse, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
+                              "fsvm_empty"),
+            "fsvm_empty: fine-grain SVM (CL_MEM_SVM_FINE_GRAIN_BUFFER) was asked for, but device "
+            "'gpu' has no fine-grain SVM buffers (its CL_DEVICE_SVM_CAPABILITIES: "
+            "CL_DEVICE_SVM_COARSE_GRAIN_BUFFER); use coarse-grain SVM (csvm_empty, or flags "
+            "without CL_MEM_SVM_FINE_GRAIN_BUFFER), which the host maps before it touches the "
+            "memory");
+  EXPECT_EQ(svm_flags_problem("old", 0, CL_MEM_READ_WRITE, "SVMAllocator"),
+            "SVMAllocator: device 'old' does not support shared virtual memory (its "
+            "CL_DEVICE_SVM_CAPABILITIES: none); SVM needs an OpenCL 2.0 or later device with "
+            "CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
+  const std::optional<std::string> atomics = svm_flags_problem(
+      "gpu", coarse | CL_DEVICE_SVM_FINE_GRAIN_BUFFER,
+      CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, "svm_empty");
+  ASSERT_TRUE(atomics.has_value());
+  EXPECT_NE(atomics->find("svm_empty: SVM atomics (CL_MEM_SVM_ATOMICS) were asked for, but device "
+                          "'gpu' does not support them (its CL_DEVICE_SVM_CAPABILITIES: "
+                          "CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER)"),
+            std::string::npos)
+      << *atomics;
+  EXPECT_EQ(svm_flags_problem("gpu", coarse, CL_MEM_READ_WRITE, "svm_empty"), std::nullopt);
+  EXPECT_EQ(svm_flags_problem("gpu", coarse | CL_DEVICE_SVM_FINE_GRAIN_BUFFER,
+                              CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, "fsvm_empty"),
+            std::nullopt);
+}
 
 }  // namespace
