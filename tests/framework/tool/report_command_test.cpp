@@ -436,6 +436,14 @@ std::vector<std::string> probe_instances() {
   return instances;
 }
 
+// The ctest of the CMake that configured this build; the one on PATH only where the build did not
+// say (another CMake's ctest may write another JUnit dialect).
+#if defined(POLYDEV_CTEST)
+constexpr const char* kCTest = POLYDEV_CTEST;
+#else
+constexpr const char* kCTest = "ctest";
+#endif
+
 // A real ctest run of the policy probe's instances, one entry each as gtest_discover_tests makes
 // them (SKIP_REGULAR_EXPRESSION, an XML report per entry as its XML_OUTPUT_DIR writes it), plus
 // `extra` entries. Returns the JUnit file; the reports are in `xml_dir`.
@@ -456,7 +464,7 @@ std::string ctest_run(const std::string& name, const std::string& xml_dir,
   testfile.close();
   const std::string junit = folder + "/junit.xml";
   const ProcessResult run = run_process(
-      {"/bin/sh", "-c", "cd \"$1\" && exec ctest --output-junit junit.xml", "sh", folder},
+      {"/bin/sh", "-c", "cd \"$1\" && exec \"$2\" --output-junit junit.xml", "sh", folder, kCTest},
       unselected());
   EXPECT_TRUE(std::filesystem::exists(junit))
       << polydev::test_support::defuse_skip_markers(run.output);
