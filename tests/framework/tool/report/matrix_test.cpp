@@ -1,0 +1,267 @@
+// `polydev report`'s matrix test x device: rows, columns by device key, shards and overlaps,
+// placeholders, flags; and the messages grouped by outcome and text.
+#include "matrix.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "render.hpp"
+#include "report_samples.hpp"
+#include "results.hpp"
+
+namespace {
+
+using polydev::report::build_matrix;
+using polydev::report::CaseResult;
+using polydev::report::ColumnKind;
+using polydev::report::Matrix;
+using polydev::report::Outcome;
+using polydev::report::parse_report_xml;
+using polydev::report::samples::column_ids;
+using polydev::report::samples::device_case;
+using polydev::report::samples::failure;
+using polydev::report::samples::grouped_sample;
+using polydev::report::samples::kPthread0;
+using polydev::report::samples::kPthread1;
+using polydev::report::samples::report;
+using polydev::report::samples::row_names;
+using polydev::report::samples::shown;
+using polydev::report::samples::skipped;
+using polydev::report::samples::suite;
+using ::testing::ElementsAre;
+
+constexpr const char* kCuda = "cuda_nvidia_h200_pci_00_07";
+
+const polydev::report::Row& row_of(const Matrix& matrix, const std::string& test) {
+  for (const auto& row : matrix.rows) {
+    if (row.test == test) return row;
+  }
+  throw std::runtime_error("no row " + test);
+}
+
+TEST(ReportMatrix, DeviceInstancesShareARowAndDevicesAreColumnsByKey) {
+  const auto results = parse_report_xml(
+      report(suite("OpenCL/Saxpy", device_case("Matches", kPthread1) +
+                                       device_case("Matches", kPthread0) +
+                                       device_case("Other", kPthread1, failure("no")))),
+      "a.xml");
+  const Matrix matrix = build_matrix(results);
+  EXPECT_THAT(row_names(matrix), ElementsAre("OpenCL/Saxpy.Matches", "OpenCL/Saxpy.Other"));
+  EXPECT_THAT(column_ids(matrix), ElementsAre(kPthread0, kPthread1));
+  EXPECT_EQ(matrix.columns[0].kind, ColumnKind::device);
+  EXPECT_EQ(matrix.columns[0].name, "pthread-skylake-avx512-AMD EPYC");
+  EXPECT_EQ(matrix.columns[0].platform, "Portable Computing Language");
+  EXPECT_EQ(matrix.columns[0].driver, "3.1+debian");
+  EXPECT_EQ(shown(matrix, "OpenCL/Saxpy.Matches", kPthread0), "pass");
+  EXPECT_EQ(shown(matrix, "OpenCL/Saxpy.Other", kPthread0), ".");
+  EXPECT_EQ(shown(matrix, "OpenCL/Saxpy.Other", kPthread1), "fail");
+  EXPECT_EQ(matrix.count(Outcome::pass), 2u);
+  EXPECT_EQ(matrix.count(Outcome::fail), 1u);
+  EXPECT_EQ(matrix.result_count, 3u);
+  EXPECT_TRUE(matrix.warnings.empty());
+}
+
+TEST(ReportMatrix, CudaColumnsShowTheComputeCapability) {
+  const std::string xml = report(
+      suite("CUDA/VectorAdd",
+            "<testcase name=\"Adds/" + std::string(kCuda) +
+                "\" status=\"run\" result=\"completed\"><properties>"
+                "<property name=\"polydev_device_key\" value=\"cuda_nvidia_h200_pci_00_07\"/>"
+                "<property name=\"polydev_device_name\" value=\"NVIDIA H200\"/>"
+                "<property name=\"polydev_platform\" value=\"CUDA\"/>"
+                "<property name=\"polydev_compute_capability\" value=\"9.0\"/>"
+                "</properties></testcase>"));
+  const Matrix matrix = build_matrix(parse_report_xml(xml, "cuda.xml"));
+  ASSERT_EQ(matrix.columns.size(), 1u);
+  EXPECT_EQ(matrix.columns[0].name, "NVIDIA H200");
+  EXPECT_EQ(matrix.columns[0].driver, "compute capability 9.0");
+}
+
+TEST(ReportMatrix, ShardsOfOneSuiteMergeIntoOneRow) {
+  std::vector<CaseResult> results =
+      parse_report_xml(report(suite("OpenCL/Saxpy", device_case("Matches", kPthread0))), "0.xml");
+  const auto second = parse_report_xml(
+      report(suite("OpenCL/Saxpy", device_case("Matches", kPthread1, skipped("no")))), "1.xml");
+  results.insert(results.end(), second.begin(), second.end());
+  const Matrix matrix = build_matrix(results);
+  EXPECT_THAT(row_names(matrix), ElementsAre("OpenCL/Saxpy.Matches"));
+  EXPECT_EQ(shown(matrix, "OpenCL/Saxpy.Matches", kPthread0), "pass");
+  EXPECT_EQ(shown(matrix, "OpenCL/Saxpy.Matches", kPthread1), "skip");
+  EXPECT_FALSE(matrix.rows[0].skipped_everywhere);
+  EXPECT_TRUE(matrix.warnings.empty());
+}
+
+TEST(ReportMatrix, TheSameTestOnTheSameDeviceTwiceShowsTheWorstAndKeepsBoth) {
+  std::vector<CaseResult> results = parse_report_xml(
+      report(suite("OpenCL/Saxpy", device_case("Matches", kPthread0, failure("bad")))), "a.xml");
+  const auto later =
+      parse_report_xml(report(suite("OpenCL/Saxpy", device_case("Matches", kPthread0))), "b.xml");
+  results.insert(results.end(), later.begin(), later.end());
+  const Matrix matrix = build_matrix(results);
+  ASSERT_EQ(matrix.rows.size(), 1u);
+  const auto& cell = matrix.rows[0].cells.at(0);
+  EXPECT_EQ(cell.outcome, Outcome::fail) << "a later pass must not hide a failure";
+  ASSERT_EQ(cell.results.size(), 2u);
+  EXPECT_EQ(cell.results[0].file, "a.xml");
+  EXPECT_EQ(cell.results[1].file, "b.xml");
+  EXPECT_THAT(matrix.warnings,
+              ElementsAre("OpenCL/Saxpy.Matches on " + std::string(kPthread0) +
+                          ": 2 results (a.xml:4, b.xml:4); showing the worst, fail"));
+  EXPECT_EQ(matrix.count(Outcome::fail), 1u);
+  EXPECT_EQ(matrix.count(Outcome::pass), 0u);
+}
+
+TEST(ReportMatrix, SeverityOrdersEveryOutcome) {
+  using polydev::report::severity;
+  EXPECT_GT(severity(Outcome::fail), severity(Outcome::xpass));
+  EXPECT_GT(severity(Outcome::xpass), severity(Outcome::xfail));
+  EXPECT_GT(severity(Outcome::xfail), severity(Outcome::pass));
+  EXPECT_GT(severity(Outcome::pass), severity(Outcome::skip));
+}
+
+TEST(ReportMatrix, TestsWithoutADeviceGoToTheHostColumnUnderTheirFullName) {
+  const std::string xml = report(
+      suite("KeyTest", "<testcase name=\"IsStable\" status=\"run\" result=\"completed\"/>") +
+      suite("Sizes/PoolTest", "<testcase name=\"Rounds/3\" status=\"run\" result=\"completed\"/>") +
+      suite("OpenCL/Saxpy", device_case("Matches", kPthread0)));
+  const Matrix matrix = build_matrix(parse_report_xml(xml, "a.xml"));
+  EXPECT_THAT(column_ids(matrix), ElementsAre("host", kPthread0));
+  EXPECT_EQ(matrix.columns[0].kind, ColumnKind::host);
+  EXPECT_THAT(row_names(matrix),
+              ElementsAre("KeyTest.IsStable", "Sizes/PoolTest.Rounds/3", "OpenCL/Saxpy.Matches"));
+  EXPECT_EQ(shown(matrix, "Sizes/PoolTest.Rounds/3", "host"), "pass");
+}
+
+TEST(ReportMatrix, AnInstanceNamedByAKnownKeyIsThatDeviceEvenWithoutProperties) {
+  const std::string xml = report(
+      suite("OpenCL/Saxpy", device_case("Matches", kPthread0) + "<testcase name=\"Early/" +
+                                kPthread0 + "\" status=\"run\" result=\"completed\">" +
+                                failure("thrown before the fixture's SetUp") + "</testcase>"));
+  const Matrix matrix = build_matrix(parse_report_xml(xml, "a.xml"));
+  EXPECT_THAT(column_ids(matrix), ElementsAre(kPthread0));
+  EXPECT_EQ(shown(matrix, "OpenCL/Saxpy.Early", kPthread0), "fail");
+}
+
+TEST(ReportMatrix, PlaceholdersGoToTheNoDeviceColumnAndFlagTheRow) {
+  const std::string xml =
+      report(suite("CUDA/VectorAdd",
+                   "<testcase name=\"Adds/no_cuda_device\" status=\"run\" result=\"skipped\">" +
+                       skipped("CUDA unavailable: no NVIDIA driver is loaded") + "</testcase>") +
+             suite("OpenCL/Probe",
+                   "<testcase name=\"Fills/opencl_selector_error\" status=\"run\" "
+                   "result=\"completed\">" +
+                       failure("PYOPENCL_TEST entry 1 'x': no platform matches") + "</testcase>") +
+             suite("KeyTest", "<testcase name=\"IsStable\" status=\"run\" result=\"completed\"/>"));
+  const Matrix matrix = build_matrix(parse_report_xml(xml, "a.xml"));
+  EXPECT_THAT(column_ids(matrix), ElementsAre("host", "no_device"));
+  EXPECT_EQ(matrix.columns[1].kind, ColumnKind::no_device);
+  EXPECT_EQ(shown(matrix, "CUDA/VectorAdd.Adds", "no_device"), "skip");
+  EXPECT_EQ(shown(matrix, "OpenCL/Probe.Fills", "no_device"), "fail");
+  EXPECT_TRUE(row_of(matrix, "CUDA/VectorAdd.Adds").ran_on_no_device);
+  EXPECT_TRUE(row_of(matrix, "OpenCL/Probe.Fills").ran_on_no_device);
+  EXPECT_FALSE(row_of(matrix, "KeyTest.IsStable").ran_on_no_device);
+  EXPECT_FALSE(row_of(matrix, "CUDA/VectorAdd.Adds").skipped_everywhere);
+  EXPECT_EQ(matrix.ran_on_no_device(), 2u);
+  EXPECT_EQ(matrix.skipped_everywhere(), 0u);
+}
+
+TEST(ReportMatrix, EveryPlaceholderNameIsKnown) {
+  for (const char* name : {"no_opencl_device", "no_cuda_device", "opencl_selector_error",
+                           "cuda_selector_error", "polydev_require_devices_error"}) {
+    EXPECT_TRUE(polydev::report::is_placeholder(name)) << name;
+  }
+  EXPECT_FALSE(polydev::report::is_placeholder(kPthread0));
+  EXPECT_FALSE(polydev::report::is_placeholder("no_device"));
+}
+
+TEST(ReportMatrix, ARowThatRanOnADeviceSomewhereIsNotFlaggedForItsPlaceholder) {
+  // The same suite on a CPU-only runner (no CUDA device) and on a GPU runner.
+  std::vector<CaseResult> results = parse_report_xml(
+      report(suite("CUDA/VectorAdd",
+                   "<testcase name=\"Adds/no_cuda_device\" status=\"run\" result=\"skipped\"/>")),
+      "cpu.xml");
+  const auto gpu =
+      parse_report_xml(report(suite("CUDA/VectorAdd", device_case("Adds", kCuda))), "gpu.xml");
+  results.insert(results.end(), gpu.begin(), gpu.end());
+  const Matrix matrix = build_matrix(results);
+  EXPECT_THAT(column_ids(matrix), ElementsAre(kCuda, "no_device"));
+  EXPECT_FALSE(matrix.rows.at(0).ran_on_no_device);
+  EXPECT_FALSE(matrix.rows.at(0).skipped_everywhere);
+}
+
+TEST(ReportMatrix, HostTestsOfSeveralShardsAreNoOverlap) {
+  const std::string xml =
+      report(suite("KeyTest", "<testcase name=\"IsStable\" status=\"run\" result=\"completed\"/>"));
+  std::vector<CaseResult> results = parse_report_xml(xml, "shard0.xml");
+  const auto second = parse_report_xml(xml, "shard1.xml");
+  results.insert(results.end(), second.begin(), second.end());
+  const Matrix matrix = build_matrix(results);
+  EXPECT_TRUE(matrix.warnings.empty());
+  EXPECT_EQ(matrix.rows.at(0).cells.at(0).results.size(), 2u);
+}
+
+TEST(ReportMatrix, PlaceholdersOfSeveralShardsAreNoOverlap) {
+  const std::string xml =
+      report(suite("CUDA/VectorAdd",
+                   "<testcase name=\"Adds/no_cuda_device\" status=\"run\" result=\"skipped\"/>"));
+  std::vector<CaseResult> results = parse_report_xml(xml, "shard0.xml");
+  const auto second = parse_report_xml(xml, "shard1.xml");
+  results.insert(results.end(), second.begin(), second.end());
+  const Matrix matrix = build_matrix(results);
+  EXPECT_TRUE(matrix.warnings.empty());
+  EXPECT_EQ(matrix.rows.at(0).cells.at(0).results.size(), 2u);
+  EXPECT_TRUE(matrix.rows.at(0).ran_on_no_device);
+}
+
+TEST(ReportMatrix, SkippedOnEveryDeviceIsFlagged) {
+  const std::string xml = report(suite(
+      "OpenCL/Fp64", device_case("Adds", kPthread0, skipped("no cl_khr_fp64"), "skipped") +
+                         device_case("Adds", kPthread1, skipped("no cl_khr_fp64"), "skipped") +
+                         device_case("Mixed", kPthread0, skipped("no"), "skipped") +
+                         device_case("Mixed", kPthread1)));
+  const Matrix matrix = build_matrix(parse_report_xml(xml, "a.xml"));
+  EXPECT_TRUE(row_of(matrix, "OpenCL/Fp64.Adds").skipped_everywhere);
+  EXPECT_FALSE(row_of(matrix, "OpenCL/Fp64.Adds").ran_on_no_device);
+  EXPECT_FALSE(row_of(matrix, "OpenCL/Fp64.Mixed").skipped_everywhere);
+  EXPECT_EQ(matrix.skipped_everywhere(), 1u);
+}
+
+TEST(ReportMatrix, AHostTestThatAlwaysSkipsIsFlaggedToo) {
+  const std::string xml = report(suite("Disabled",
+                                       "<testcase name=\"DISABLED_Later\" status=\"notrun\" "
+                                       "result=\"suppressed\"/>"));
+  const Matrix matrix = build_matrix(parse_report_xml(xml, "a.xml"));
+  EXPECT_TRUE(matrix.rows.at(0).skipped_everywhere);
+}
+
+TEST(ReportMatrix, NoResultsNoRowsNoColumns) {
+  const Matrix matrix = build_matrix({});
+  EXPECT_TRUE(matrix.rows.empty());
+  EXPECT_TRUE(matrix.columns.empty());
+  EXPECT_EQ(matrix.result_count, 0u);
+}
+
+// --- messages grouped ---
+
+TEST(ReportGroups, OneGroupPerOutcomeAndMessageWithEveryResult) {
+  const Matrix matrix = grouped_sample();
+  const auto reasons = polydev::report::group_messages(matrix, {Outcome::skip, Outcome::xfail});
+  ASSERT_EQ(reasons.size(), 2u);
+  EXPECT_EQ(reasons[0].outcome, Outcome::skip);
+  EXPECT_EQ(reasons[0].message, "no cl_khr_fp64");
+  EXPECT_EQ(reasons[0].occurrences.size(), 3u);
+  EXPECT_THAT(reasons[0].locations, ElementsAre("/src/fp64_test.cpp:12"));
+  EXPECT_EQ(reasons[1].outcome, Outcome::xfail);
+  EXPECT_EQ(reasons[1].occurrences.size(), 2u);
+  EXPECT_THAT(reasons[1].locations, ElementsAre("/work/proj/polydev.yaml:3"));
+  const auto failures = polydev::report::group_messages(matrix, {Outcome::fail});
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].occurrences.size(), 5u);
+  EXPECT_EQ(failures[0].message, "PYOPENCL_TEST entry 1 'x': no platform matches");
+}
+
+}  // namespace
