@@ -139,6 +139,7 @@ class BufferAllocator {
  public:
   using block_type = cl::Buffer;
 
+  /// Polydev's own allocators, held as they are.
   BufferAllocator(DeferredAllocator allocator) : allocator_(std::move(allocator)) {}   // NOLINT
   BufferAllocator(ImmediateAllocator allocator) : allocator_(std::move(allocator)) {}  // NOLINT
 
@@ -220,10 +221,14 @@ class BufferAllocator {
   /// `std::function::target`).
   template <typename Allocator>
   const Allocator* target() const noexcept {
-    if constexpr (std::is_same_v<Allocator, DeferredAllocator>) return deferred();
-    if constexpr (std::is_same_v<Allocator, ImmediateAllocator>) return immediate();
-    const Model* model = std::get_if<Model>(&allocator_);
-    return model ? static_cast<const Allocator*>((*model)->target(typeid(Allocator))) : nullptr;
+    if constexpr (std::is_same_v<Allocator, DeferredAllocator>) {
+      return deferred();
+    } else if constexpr (std::is_same_v<Allocator, ImmediateAllocator>) {
+      return immediate();
+    } else {
+      const Model* model = std::get_if<Model>(&allocator_);
+      return model ? static_cast<const Allocator*>((*model)->target(typeid(Allocator))) : nullptr;
+    }
   }
 
  private:

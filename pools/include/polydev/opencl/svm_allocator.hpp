@@ -122,9 +122,11 @@ class SVMAllocation {
   /// @throws polydev::error when released, polydev::backend_error when `clFinish` fails.
   void unbind_from_queue();
 
+  /// Equal when they hold the same pointer (see the class).
   friend bool operator==(const SVMAllocation& a, const SVMAllocation& b) noexcept {
     return a.ptr() == b.ptr();
   }
+  /// Not the same pointer.
   friend bool operator!=(const SVMAllocation& a, const SVMAllocation& b) noexcept {
     return !(a == b);
   }
@@ -190,8 +192,10 @@ class SVMAllocator {
   /// enqueued it finishes the previous queue instead.
   void hand_out_existing_block(SVMBlock& block) const noexcept;
 
+  /// False: failures are reported by `allocate` itself (PyOpenCL's `is_deferred()`).
   static constexpr bool is_deferred() noexcept { return false; }
 
+  /// The context, alignment, flags and queue it was made with.
   const cl::Context& context() const noexcept { return context_; }
   cl_uint alignment() const noexcept { return alignment_; }
   cl_svm_mem_flags flags() const noexcept { return flags_; }
@@ -238,6 +242,7 @@ class AnySVMAllocator {
  public:
   using block_type = SVMBlock;
 
+  /// Polydev's own allocator, held as it is.
   AnySVMAllocator(SVMAllocator allocator)  // NOLINT(google-explicit-constructor)
       : allocator_(std::move(allocator)) {}
 

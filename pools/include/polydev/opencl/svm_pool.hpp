@@ -55,9 +55,11 @@ class PooledSVM : public pools::PooledAllocation<AnySVMAllocator> {
   /// PyOpenCL's `_queue`).
   cl_command_queue queue() const noexcept { return valid() ? block().queue() : nullptr; }
 
+  /// Equal when `ptr()` is the same (see the class).
   friend bool operator==(const PooledSVM& a, const PooledSVM& b) noexcept {
     return a.ptr() == b.ptr();
   }
+  /// Not the same `ptr()`.
   friend bool operator!=(const PooledSVM& a, const PooledSVM& b) noexcept { return !(a == b); }
 
  private:
