@@ -1,6 +1,8 @@
 // A device-test binary of one backend: OpenCL suites only (PROBE_OPENCL) or CUDA suites only
 // (PROBE_CUDA), each with a few tests of real work, so that backend_startup_test.cpp can see what
-// such a process starts.
+// such a process starts, and which OpenCL tests share a context.
+#include <cstdlib>
+#include <iostream>
 #include <polydev/gtest.hpp>
 #include <vector>
 
@@ -24,6 +26,29 @@ TEST_P(OpenCLOnly, MakesAContextOfItsOwn) {
 }
 
 TEST_P(OpenCLOnly, DescribesItsDevice) { EXPECT_FALSE(descriptor().device.name.empty()); }
+
+// The context a test got, printed as "context of <test> on <device key>: <handle>". Every context
+// printed is kept alive, so that two different contexts never show the same handle.
+void print_context(const char* test, const std::string& key, const cl::Context& context) {
+  static std::vector<cl::Context> kept;
+  kept.push_back(context);
+  std::cout << "context of " << test << " on " << key << ": " << context() << std::endl;
+}
+
+TEST_P(OpenCLOnly, UsesTheSharedContext) {
+  print_context("first", descriptor().device.key, context());
+  EXPECT_EQ(queue().getInfo<CL_QUEUE_CONTEXT>()(), context()());
+}
+
+// Fails, after using the shared context, when POLYDEV_PROBE_FAIL is set.
+TEST_P(OpenCLOnly, FailsWhenAskedTo) {
+  print_context("failing", descriptor().device.key, context());
+  if (std::getenv("POLYDEV_PROBE_FAIL") != nullptr) FAIL() << "POLYDEV_PROBE_FAIL is set";
+}
+
+TEST_P(OpenCLOnly, UsesTheSharedContextAgain) {
+  print_context("again", descriptor().device.key, context());
+}
 
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(OpenCLOnly);
 #endif

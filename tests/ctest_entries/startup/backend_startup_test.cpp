@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -165,6 +166,45 @@ TEST_F(BackendStartup, OpenCLIsEnumeratedOncePerProcess) {
   const ProcessResult result = run({POLYDEV_OPENCL_ONLY_PROBE}, {});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(platform_id_calls(), listing) << result.output;
+}
+
+// The handle of the context that `test` printed on the device `key` (backend_probe.cpp).
+std::string printed_context(const std::string& output, const std::string& test,
+                            const std::string& key) {
+  const std::regex line("context of " + test + " on " + key + ": (0x[0-9a-f]+)");
+  std::smatch match;
+  return std::regex_search(output, match, line) ? match[1].str() : "(none)";
+}
+
+TEST_F(BackendStartup, TheTestsOfADeviceShareAContextUntilOneFails) {
+  if (first_opencl_key().empty()) GTEST_SKIP() << "needs an OpenCL device";
+  const ProcessResult passing = run({POLYDEV_OPENCL_ONLY_PROBE}, {});
+  ASSERT_EQ(passing.exit_code, 0) << passing.output;
+  std::vector<std::string> contexts;
+  for (const auto& platform : polydev::opencl::system_inventory().platforms) {
+    for (const auto& device : platform.devices) {
+      const std::string first = printed_context(passing.output, "first", device.key);
+      ASSERT_NE(first, "(none)") << passing.output;
+      EXPECT_EQ(printed_context(passing.output, "failing", device.key), first);
+      EXPECT_EQ(printed_context(passing.output, "again", device.key), first);
+      contexts.push_back(first);
+    }
+  }
+  std::sort(contexts.begin(), contexts.end());
+  EXPECT_EQ(std::unique(contexts.begin(), contexts.end()), contexts.end())
+      << "each device has a context of its own";
+
+  // A failed test gives its device's context up: the next test gets another.
+  const ProcessResult failing = run({POLYDEV_OPENCL_ONLY_PROBE}, {{"POLYDEV_PROBE_FAIL", "1"}});
+  EXPECT_EQ(failing.exit_code, 1) << failing.output;
+  const std::string key = first_opencl_key();
+  EXPECT_EQ(printed_context(failing.output, "failing", key),
+            printed_context(failing.output, "first", key))
+      << failing.output;
+  EXPECT_NE(printed_context(failing.output, "again", key),
+            printed_context(failing.output, "failing", key))
+      << failing.output;
+  EXPECT_NE(printed_context(failing.output, "again", key), "(none)") << failing.output;
 }
 
 TEST_F(BackendStartup, UnderPolydevDevicesBothBackendsAreEnumerated) {
