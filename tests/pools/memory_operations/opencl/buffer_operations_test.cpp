@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "polydev/error.hpp"
+#include "polydev/opencl/fill.hpp"
 #include "polydev/opencl/mapping.hpp"
 #include "polydev/opencl/memory_pool.hpp"
 #include "support/opencl_checks.hpp"
@@ -297,6 +298,46 @@ TEST_P(OpenCLBufferOperations, FillArgumentsOpenCLWouldRejectAreErrorsThatSayWhy
       [&] { polydev::opencl::enqueue_fill_buffer(queue(), pooled, cl_float4{}, 0); });
   EXPECT_NE(tail.find("size 1000 must be multiples of the pattern's 16 bytes"), std::string::npos)
       << tail;
+}
+
+// enqueue_fill takes PyOpenCL's order, size before offset, the reverse of enqueue_fill_buffer.
+TEST_P(OpenCLBufferOperations, EnqueueFillFillsPooledAndPlainBuffersBySizeThenOffset) {
+  PooledBuffer pooled = pool_->allocate(1000);  // a 1024-byte buffer
+  polydev::opencl::enqueue_fill(queue(), pooled.buffer(), cl_uchar{0xee}).wait();
+  polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{5}).wait();
+  const cl::Event middle = polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{9}, 16, 32);
+  EXPECT_EQ(middle.getInfo<CL_EVENT_COMMAND_TYPE>(),
+            static_cast<cl_command_type>(CL_COMMAND_FILL_BUFFER));
+  ASSERT_EQ(middle.wait(), CL_SUCCESS);
+  const cl_ushort half = 0x0a0b;
+  polydev::opencl::enqueue_fill(queue(), pooled, &half, sizeof half, 8, 992).wait();
+
+  const std::vector<unsigned char> bytes = read_all(pooled, 1024);
+  for (std::size_t i = 0; i < 1024; ++i) {
+    cl_uint word = (i >= 32 && i < 48) ? 9u : 5u;
+    const unsigned char expected = i >= 1000 ? 0xee
+                                   : i >= 992
+                                       ? reinterpret_cast<const unsigned char*>(&half)[i % 2]
+                                       : reinterpret_cast<const unsigned char*>(&word)[i % 4];
+    ASSERT_EQ(bytes[i], expected) << "at " << i;
+  }
+
+  // A plain cl::Buffer is filled over all of its CL_MEM_SIZE.
+  cl::Buffer plain(context(), CL_MEM_READ_WRITE, 64);
+  polydev::opencl::enqueue_fill(queue(), plain, cl_uint{0x12345678u}).wait();
+  EXPECT_EQ(read_words(plain, 16), std::vector<cl_uint>(16, 0x12345678u));
+}
+
+TEST_P(OpenCLBufferOperations, EnqueueFillOnABufferReportsTheErrorsOfEnqueueFillBuffer) {
+  PooledBuffer pooled = pool_->allocate(1000);
+  const std::string past = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{1}, 16, 992); });
+  EXPECT_NE(past.find("16 bytes from offset 992 reach past the 1000 bytes"), std::string::npos)
+      << past;
+  const unsigned char three[3] = {1, 2, 3};
+  const std::string odd = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_fill(queue(), pooled, three, sizeof three); });
+  EXPECT_NE(odd.find("a pattern of 3 bytes"), std::string::npos) << odd;
 }
 
 TEST_P(OpenCLBufferOperations, SlicesAndSubRegionsSeeTheirPartOfThePooledBuffer) {

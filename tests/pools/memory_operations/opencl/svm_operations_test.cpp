@@ -15,6 +15,7 @@
 
 #include "polydev/error.hpp"
 #include "polydev/opencl/characterize.hpp"
+#include "polydev/opencl/fill.hpp"
 #include "polydev/opencl/inventory.hpp"
 #include "polydev/opencl/mapping.hpp"
 #include "polydev/opencl/svm_operations.hpp"
@@ -118,6 +119,48 @@ TEST_P(OpenCLSVMOperations, MemfillArgumentsOpenCLWouldRejectAreErrorsThatSayWhy
             static_cast<cl_command_type>(CL_COMMAND_SVM_MEMFILL))
       << "a marker (whose command type is not portable), not a fill";
   EXPECT_EQ(nothing.wait(), CL_SUCCESS);
+}
+
+// enqueue_fill takes PyOpenCL's order, size before offset, the reverse of enqueue_svm_memfill.
+TEST_P(OpenCLSVMOperations, EnqueueFillFillsPooledBlocksAndAllocationsBySizeThenOffset) {
+  PooledSVM pooled = pool_->allocate(1000);  // a 1024-byte block
+  SVMSpan whole(pooled.ptr(), 1024);
+  polydev::opencl::enqueue_fill(queue(), whole, cl_uchar{0xee}).wait();
+  polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{5}).wait();
+  const cl::Event middle = polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{9}, 16, 32);
+  EXPECT_EQ(middle.getInfo<CL_EVENT_COMMAND_TYPE>(),
+            static_cast<cl_command_type>(CL_COMMAND_SVM_MEMFILL));
+  ASSERT_EQ(middle.wait(), CL_SUCCESS);
+  const cl_ushort half = 0x0a0b;
+  polydev::opencl::enqueue_fill(queue(), pooled, &half, sizeof half, 8, 992).wait();
+  {
+    MappedRegion region = polydev::opencl::map_svm(queue(), whole, CL_MAP_READ);
+    const auto* bytes = region.as<const unsigned char>();
+    for (std::size_t i = 0; i < 1024; ++i) {
+      cl_uint word = (i >= 32 && i < 48) ? 9u : 5u;
+      const unsigned char expected = i >= 1000 ? 0xee
+                                     : i >= 992
+                                         ? reinterpret_cast<const unsigned char*>(&half)[i % 2]
+                                         : reinterpret_cast<const unsigned char*>(&word)[i % 4];
+      ASSERT_EQ(bytes[i], expected) << "at " << i;
+    }
+  }
+
+  SVMAllocation allocation(context(), 64, 0, CL_MEM_READ_WRITE, queue());
+  polydev::opencl::enqueue_fill(queue(), allocation, cl_uint{0x12345678u}).wait();
+  EXPECT_EQ(read(allocation, 16), std::vector<cl_uint>(16, 0x12345678u));
+}
+
+TEST_P(OpenCLSVMOperations, EnqueueFillOnSVMReportsTheErrorsOfEnqueueSVMMemfill) {
+  PooledSVM pooled = pool_->allocate(1000);
+  const std::string past = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{1}, 16, 992); });
+  EXPECT_NE(past.find("16 bytes from offset 992 reach past the 1000 bytes"), std::string::npos)
+      << past;
+  const unsigned char three[3] = {1, 2, 3};
+  const std::string odd = thrown_message<polydev::error>(
+      [&] { polydev::opencl::enqueue_fill(queue(), pooled, three, sizeof three); });
+  EXPECT_NE(odd.find("enqueue_svm_memfill: a pattern of 3 bytes"), std::string::npos) << odd;
 }
 
 // A block bound to queue A and used on queue B could be reused while B still works on it.
