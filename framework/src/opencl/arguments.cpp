@@ -1,5 +1,6 @@
 #include "polydev/opencl/arguments.hpp"
 
+#include <cctype>
 #include <set>
 #include <utility>
 
@@ -22,8 +23,24 @@ std::string checked_name(std::string name, const char* kind) {
   return name;
 }
 
-const DType& dtype_of(const Argument& argument) {
-  return std::visit([](const auto& arg) -> const DType& { return arg.dtype(); }, argument);
+// The registered type an argument declares; none for an OtherArg, whose text names no DType.
+const DType* dtype_of(const Argument& argument) {
+  if (const auto* vector = std::get_if<VectorArg>(&argument)) return &vector->dtype();
+  if (const auto* scalar = std::get_if<ScalarArg>(&argument)) return &scalar->dtype();
+  return nullptr;
+}
+
+// Whether `word` occurs in `text` with no identifier character on either side.
+bool contains_word(const std::string& text, const std::string& word) {
+  const auto is_word_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  };
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    const bool starts = at == 0 || !is_word_char(text[at - 1]);
+    const std::size_t end = at + word.size();
+    if (starts && (end == text.size() || !is_word_char(text[end]))) return true;
+  }
+  return false;
 }
 
 // Appends the declarations of `dtype`'s struct dependencies, then its own, skipping what is there.
@@ -60,6 +77,24 @@ ScalarArg::ScalarArg(DType dtype, std::string name)
     : dtype_(std::move(dtype)), name_(checked_name(std::move(name), "ScalarArg")) {}
 
 std::string ScalarArg::declarator() const { return dtype_to_ctype(dtype_) + " " + name_; }
+
+OtherArg::OtherArg(std::string declarator, std::string name)
+    : declarator_(std::move(declarator)), name_(checked_name(std::move(name), "OtherArg")) {
+  if (declarator_.find_first_not_of(" \t\n\r") == std::string::npos) {
+    throw error("OtherArg '" + name_ +
+                "': the declarator is blank; expected a declaration such as '__local float *" +
+                name_ + "'");
+  }
+  if (declarator_.find_first_of(",;") != std::string::npos) {
+    throw error("OtherArg '" + name_ + "': the declarator '" + declarator_ +
+                "' holds a ',' or ';'; an OtherArg declares one argument");
+  }
+  if (!contains_word(declarator_, name_)) {
+    throw error("OtherArg '" + name_ + "': the declarator '" + declarator_ +
+                "' does not declare the name '" + name_ + "'; expected e.g. '__local float *" +
+                name_ + "'");
+  }
+}
 
 std::string declarator(const Argument& argument) {
   return std::visit([](const auto& arg) { return arg.declarator(); }, argument);
@@ -106,7 +141,9 @@ std::string type_declarations(const std::vector<Argument>& arguments) {
   if (needs_fp64(arguments)) text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   if (needs_fp16(arguments)) text += "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";
   std::vector<DType> declared;
-  for (const auto& argument : arguments) declare_struct(dtype_of(argument), declared, text);
+  for (const auto& argument : arguments) {
+    if (const DType* dtype = dtype_of(argument)) declare_struct(*dtype, declared, text);
+  }
   return text;
 }
 
@@ -121,14 +158,20 @@ std::size_t kernel_argument_count(const std::vector<Argument>& arguments) {
 
 bool needs_fp64(const std::vector<Argument>& arguments) {
   for (const auto& argument : arguments) {
-    if (dtype_of(argument).needs_fp64()) return true;
+    const DType* dtype = dtype_of(argument);
+    if (dtype && dtype->needs_fp64()) return true;
   }
   return false;
 }
 
 bool needs_fp16(const std::vector<Argument>& arguments) {
   for (const auto& argument : arguments) {
-    if (std::visit([](const auto& arg) { return arg.needs_fp16(); }, argument)) return true;
+    if (const auto* vector = std::get_if<VectorArg>(&argument); vector && vector->needs_fp16()) {
+      return true;
+    }
+    if (const auto* scalar = std::get_if<ScalarArg>(&argument); scalar && scalar->needs_fp16()) {
+      return true;
+    }
   }
   return false;
 }

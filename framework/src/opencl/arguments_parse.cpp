@@ -1,4 +1,5 @@
-// parse_c_arg and parse_arg_list: C declarations read into VectorArg / ScalarArg.
+// parse_c_arg and parse_arg_list: C declarations read into VectorArg / ScalarArg; OtherArgs are
+// made by hand and joined to lists as they are.
 #include <algorithm>
 #include <sstream>
 
@@ -47,7 +48,9 @@ Argument parse_c_arg(std::string_view declaration, bool with_offset,
   for (const auto& word : words) {
     if (word == "__local" || word == "local" || word == "__constant" || word == "constant") {
       throw error("kernel argument " + quoted + ": " + word +
-                  " arguments cannot be described; only __global pointers and scalars can");
+                  " arguments cannot be described by a declaration; only __global pointers "
+                  "and scalars can. Make it an OtherArg(\"" +
+                  std::string(declaration) + "\", \"" + name + "\")");
     }
     if (word == "*") {
       ++pointer_depth;
@@ -105,6 +108,21 @@ std::vector<Argument> parse_arg_list(std::string_view declarations, bool with_of
     }
     if (comma == std::string_view::npos) break;
     start = comma + 1;
+  }
+  return arguments;
+}
+
+std::vector<Argument> parse_arg_list(const std::vector<ArgumentSpec>& pieces, bool with_offset,
+                                     const DTypeRegistry& registry) {
+  std::vector<Argument> arguments;
+  for (const ArgumentSpec& piece : pieces) {
+    if (const auto* declaration = std::get_if<std::string>(&piece)) {
+      if (!split_words(*declaration).empty()) {
+        arguments.push_back(parse_c_arg(*declaration, with_offset, registry));
+      }
+    } else {
+      arguments.push_back(std::get<Argument>(piece));
+    }
   }
   return arguments;
 }

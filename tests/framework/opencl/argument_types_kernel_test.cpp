@@ -21,6 +21,7 @@ using polydev::opencl::Argument;
 using polydev::opencl::DType;
 using polydev::opencl::dtype_to_ctype;
 using polydev::opencl::DTypeRegistry;
+using polydev::opencl::OtherArg;
 using polydev::opencl::ScalarArg;
 using polydev::opencl::ScalarType;
 using polydev::opencl::VectorArg;
@@ -367,6 +368,49 @@ TEST_P(ArgumentTypesKernel, ParsedVectorAndStructDeclarationsBuild) {
     EXPECT_EQ(out[i].s[1], 2 * f) << "at index " << i;
     EXPECT_EQ(out[i].s[2], 7.0f) << "at index " << i;
     EXPECT_EQ(out[i].s[3], 3 * f) << "at index " << i;
+  }
+}
+
+// A __local buffer as an OtherArg beside parsed declarations: each work-group reverses its part of
+// `in` through `scratch`, which only works if the argument is the group's shared memory.
+TEST_P(ArgumentTypesKernel, LocalScratchOtherArgIsSharedByAWorkGroup) {
+  const auto arguments = polydev::opencl::parse_arg_list(
+      {std::string("__global float *out"), std::string("__global const float *in"),
+       OtherArg("__local float *scratch", "scratch")});
+  ASSERT_EQ(polydev::opencl::kernel_argument_count(arguments), 3u);
+  const std::string source = polydev::opencl::type_declarations(arguments) +
+                             "__kernel void reverse_groups(" +
+                             polydev::opencl::parameter_list(arguments) +
+                             ") {\n"
+                             "  const size_t lid = get_local_id(0);\n"
+                             "  const size_t size = get_local_size(0);\n"
+                             "  scratch[lid] = in[get_global_id(0)];\n"
+                             "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "  out[get_global_id(0)] = scratch[size - 1 - lid];\n"
+                             "}\n";
+  const cl::Program program = polydev::opencl::build_program(context(), source);
+  cl::Kernel kernel(program, "reverse_groups");
+  const std::size_t local =
+      std::min<std::size_t>(16, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device()));
+  ASSERT_GE(local, 2u) << "the device runs work-groups of one item; nothing would be shared";
+  constexpr std::size_t groups = 4;
+  const std::size_t n = local * groups;
+  std::vector<cl_float> in(n);
+  for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<cl_float>(i);
+  cl::Buffer in_buffer(context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_float),
+                       in.data());
+  cl::Buffer out_buffer(context(), CL_MEM_WRITE_ONLY, n * sizeof(cl_float));
+  ASSERT_EQ(kernel.setArg(0, out_buffer), CL_SUCCESS);
+  ASSERT_EQ(kernel.setArg(1, in_buffer), CL_SUCCESS);
+  ASSERT_EQ(kernel.setArg(2, cl::Local(local * sizeof(cl_float))), CL_SUCCESS);
+  ASSERT_EQ(queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n), cl::NDRange(local)),
+            CL_SUCCESS);
+  std::vector<cl_float> out(n);
+  ASSERT_EQ(queue().enqueueReadBuffer(out_buffer, CL_TRUE, 0, n * sizeof(cl_float), out.data()),
+            CL_SUCCESS);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t group_start = i - i % local;
+    EXPECT_EQ(out[i], in[group_start + local - 1 - i % local]) << "at index " << i;
   }
 }
 

@@ -21,6 +21,7 @@ namespace {
 using polydev::opencl::Argument;
 using polydev::opencl::DType;
 using polydev::opencl::DTypeRegistry;
+using polydev::opencl::OtherArg;
 using polydev::opencl::ScalarArg;
 using polydev::opencl::ScalarType;
 using polydev::opencl::VectorArg;
@@ -210,7 +211,9 @@ TEST(ParseCArg, RejectsWhatCannotBeDescribed) {
     const char* message;
   };
   const std::vector<Case> cases{
-      {"__local float *scratch", "__local arguments cannot be described"},
+      {"__local float *scratch",
+       "__local arguments cannot be described by a declaration; only __global pointers and "
+       "scalars can. Make it an OtherArg(\"__local float *scratch\", \"scratch\")"},
       {"__constant float *table", "__constant arguments cannot be described"},
       {"float **x", "pointers to pointers"},
       {"float", "has no name (got 'float')"},
@@ -431,6 +434,77 @@ TEST(ParseCArg, TypeNamesAreOpenCLCs) {
                {"typedef name it is registered under ('pair')"});
   expect_error([] { polydev::opencl::parse_c_arg("__global void *p"); },
                {"unknown argument type 'void'"});
+}
+
+TEST(OtherArg, DeclaresItsTextAsGiven) {
+  EXPECT_EQ(OtherArg("__local float *scratch", "scratch").declarator(), "__local float *scratch");
+  EXPECT_EQ(OtherArg("image2d_t img", "img").declarator(), "image2d_t img");
+  EXPECT_EQ(OtherArg("sampler_t s", "s").name(), "s");
+  EXPECT_EQ(OtherArg("sampler_t s", "s"), OtherArg("sampler_t s", "s"));
+  EXPECT_FALSE(OtherArg("sampler_t s", "s") == OtherArg("const sampler_t s", "s"));
+  EXPECT_EQ(polydev::opencl::declarator(Argument(OtherArg("read_only image2d_t img", "img"))),
+            "read_only image2d_t img");
+}
+
+TEST(OtherArg, JoinsListsAsOneKernelArgumentWithNoTypeOfItsOwn) {
+  const std::vector<Argument> arguments{VectorArg(ScalarType::float64, "x", true),
+                                        OtherArg("__local half *scratch", "scratch"),
+                                        ScalarArg(ScalarType::int32, "n")};
+  EXPECT_EQ(polydev::opencl::parameter_list(arguments),
+            "__global double *x__base, long x__offset, __local half *scratch, int n");
+  EXPECT_EQ(polydev::opencl::kernel_argument_count(arguments), 4u);
+  EXPECT_EQ(polydev::opencl::offset_adjuster_code({OtherArg("__local float *s", "s")}), "");
+  // Its text is not read: the half it names needs no pragma of polydev's, the double of x does.
+  EXPECT_FALSE(polydev::opencl::needs_fp16(arguments));
+  EXPECT_TRUE(polydev::opencl::needs_fp64(arguments));
+  EXPECT_EQ(polydev::opencl::type_declarations({OtherArg("__local half *scratch", "scratch")}), "");
+  EXPECT_EQ(polydev::opencl::type_declarations(arguments),
+            "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+}
+
+TEST(OtherArg, NamesAreCheckedWithTheOthers) {
+  try {
+    polydev::opencl::parameter_list(
+        {VectorArg(ScalarType::float32, "scratch"), OtherArg("__local float *scratch", "scratch")});
+    FAIL() << "expected an error";
+  } catch (const polydev::error& failure) {
+    EXPECT_THAT(failure.what(), HasSubstr("'scratch' is used twice"));
+  }
+  EXPECT_THROW(polydev::opencl::parameter_list({VectorArg(ScalarType::float32, "x", true),
+                                                OtherArg("__local float *x__base", "x__base")}),
+               polydev::error);
+}
+
+TEST(OtherArg, RejectsBadNamesAndDeclarators) {
+  expect_error([] { OtherArg("__local float *2x", "2x"); },
+               {"OtherArg", "'2x' is not a C identifier"});
+  expect_error([] { OtherArg("sampler_t sampler_t", "sampler_t"); },
+               {"OtherArg", "'sampler_t' is an OpenCL C keyword or type name"});
+  expect_error([] { OtherArg(" \t", "s"); },
+               {"OtherArg 's': the declarator is blank", "'__local float *s'"});
+  expect_error([] { OtherArg("__local float *a, __local float *b", "a"); },
+               {"holds a ',' or ';'", "declares one argument"});
+  expect_error([] { OtherArg("__local float *scratch;", "scratch"); }, {"holds a ',' or ';'"});
+  expect_error([] { OtherArg("__local float *scratch2", "scratch"); },
+               {"does not declare the name 'scratch'"});
+}
+
+TEST(ParseArgList, TakesOtherArgsBesideDeclarations) {
+  const auto arguments = polydev::opencl::parse_arg_list(
+      {std::string("__global float *y"), OtherArg("__local float *scratch", "scratch"),
+       std::string(" "), ScalarArg(ScalarType::uint32, "n"), std::string("float a")},
+      true);
+  ASSERT_EQ(arguments.size(), 4u);
+  EXPECT_EQ(arguments[0], Argument(VectorArg(ScalarType::float32, "y", true)));
+  EXPECT_EQ(arguments[1], Argument(OtherArg("__local float *scratch", "scratch")));
+  EXPECT_EQ(arguments[2], Argument(ScalarArg(ScalarType::uint32, "n")));
+  EXPECT_EQ(arguments[3], Argument(ScalarArg(ScalarType::float32, "a")));
+  expect_error(
+      [] {
+        polydev::opencl::parse_arg_list(
+            {std::string("__local float *scratch"), ScalarArg(ScalarType::uint32, "n")});
+      },
+      {"Make it an OtherArg("});
 }
 
 }  // namespace
