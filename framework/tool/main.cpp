@@ -29,7 +29,9 @@ constexpr Command kCommands[] = {
      devices_command},
     {"resource-spec", "[--slots N] [--output FILE]  CTest resource spec of the selected devices",
      resource_spec_command},
-    {"report", "[--html OUT.html] [--json] [--strict] FILE...  GoogleTest XML as test x device",
+    {"report",
+     "[--html OUT.html [--source-url URL [--source-root DIR]]] [--json] [--strict] FILE|DIR...\n"
+     "      GoogleTest XML or CTest's JUnit file as test x device",
      report_command},
     {"characterize", "[DEVICE_KEY] [--json]  pyopencl.characterize's values of each device",
      characterize_command},

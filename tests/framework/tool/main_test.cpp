@@ -152,6 +152,16 @@ void expect_bad_usage(const BadUsage& bad) {
       << joined(bad.arguments);
 }
 
+// The overview's line for report names what `polydev report --help` and docs/cli.md describe.
+TEST(ToolUsage, TheReportLineNamesItsOptionsAndInputs) {
+  const ProcessResult result = tool({"--help"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output,
+              HasSubstr("  report [--html OUT.html [--source-url URL [--source-root DIR]]] "
+                        "[--json] [--strict] FILE|DIR...\n"
+                        "      GoogleTest XML or CTest's JUnit file as test x device\n"));
+}
+
 TEST(ToolArguments, ARepeatedOptionIsAnErrorNamingIt) {
   const std::string report = passing_report();
   for (const BadUsage& bad : std::vector<BadUsage>{
