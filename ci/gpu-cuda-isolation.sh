@@ -7,7 +7,7 @@
 #   later tests on the device pass in fresh processes; an unread launch error does not reach the
 #   next test; a device faulted outside the fixture is not blamed on the next test; a device that
 #   refuses a context fails its own instances with the reason (and, with two or more devices, the
-#   others run).
+#   others run); and those failures are recorded at the tests' own lines (CudaIsolationPlaces).
 # - polydev_cuda_tests, with POLYDEV_REQUIRE_DEVICES=cuda: context_dependent_memoize keyed by the
 #   current context (the primary context and a cuCtxCreate context on one device have their own
 #   entries; no context is an error), DeviceData::from_device() of the current context, and the
@@ -39,13 +39,16 @@ run() {  # log name, binary, arguments...
 
 run isolation "$build/tests/fixtures/cuda_isolation/polydev_cuda_isolation_tests"
 # Each check must have run on a device, not skipped for want of one.
-for check in AFaultFailsItsTestAndTheLaterTestsOnTheDevicePass \
-  AFreshProcessThatFindsItsDeviceFaultedFailsWithTheReason \
-  AnErrorLeftUnreadDoesNotReachTheNextTest \
-  ADeviceFaultedOutsideTheFixtureIsNotBlamedOnTheNextTest \
-  ADeviceThatRefusesAContextFailsEachOfItsInstancesWithTheReason; do
-  if ! grep -q "^\[       OK \] CudaIsolation\.$check " "$logs/isolation.log"; then
-    echo "CudaIsolation.$check did not pass"
+for check in CudaIsolation.AFaultFailsItsTestAndTheLaterTestsOnTheDevicePass \
+  CudaIsolation.AFreshProcessThatFindsItsDeviceFaultedFailsWithTheReason \
+  CudaIsolation.AnErrorLeftUnreadDoesNotReachTheNextTest \
+  CudaIsolation.ADeviceFaultedOutsideTheFixtureIsNotBlamedOnTheNextTest \
+  CudaIsolation.ADeviceThatRefusesAContextFailsEachOfItsInstancesWithTheReason \
+  CudaIsolationPlaces.AFaultAndTheFreshProcessesAreRecordedAtTheirTests \
+  CudaIsolationPlaces.AFreshProcessThatFindsItsDeviceFaultedFailsAtTheTest \
+  CudaIsolationPlaces.ADeviceThatRefusesAContextFailsAtTheTest; do
+  if ! grep -q "^\[       OK \] ${check/./\\.} " "$logs/isolation.log"; then
+    echo "$check did not pass"
     status=1
   fi
 done
