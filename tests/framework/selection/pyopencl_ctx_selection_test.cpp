@@ -1,5 +1,6 @@
-// PYOPENCL_CTX (create_some_context, non-interactive): every observation of semantics.md §1.4 on
-// the fake machine of §1.1, with PyOpenCL HEAD's behaviour for one-device platforms.
+// PYOPENCL_CTX (create_some_context, non-interactive): every behaviour observed of PyOpenCL's
+// choice on the fake machine of the PYOPENCL_TEST tests, with PyOpenCL HEAD's behaviour for
+// one-device platforms.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

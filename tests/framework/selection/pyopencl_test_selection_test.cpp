@@ -1,5 +1,6 @@
-// PYOPENCL_TEST: every row of semantics.md §1.1 on the same fake machine, plus polydev's stricter
-// errors and warnings where PyOpenCL raises a bare IndexError or silently repeats a device.
+// PYOPENCL_TEST: every observed PyOpenCL selection on the same fake machine, plus polydev's
+// stricter errors and warnings where PyOpenCL raises a bare IndexError or silently repeats a
+// device.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
