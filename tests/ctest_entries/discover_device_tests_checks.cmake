@@ -165,7 +165,7 @@ configure(
 read_entries(device_options)
 expect_entry(
   device_options pre.fake/opencl_pocl_cpu_0.post "--gtest_repeat=2"
-  "--gtest_output=xml:${WORK}/device_options/build/xml/pre.fake.post/opencl_pocl_cpu_0.xml\""
+  "--gtest_output=xml:${WORK}/device_options/build/xml/pre.fake/opencl_pocl_cpu_0.post.xml\""
   "\"LABELS\"[^]]*\"gpu\"")
 
 # The cache variable chooses when the call does not.
