@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# What CTest costs a device suite: each device-test binary of a build run directly, then through
+# `ctest -j1` with the resource spec in both granularities of polydev_discover_device_tests (an
+# entry per test instance, an entry per device), then all of them through `ctest -j N`; and where a
+# test process's start goes (tests/bench/startup_breakdown.cpp). A benchmark, not a test.
+#
+#   ci/ctest-speed.sh BUILD_DIR [OUT_DIR]
+#
+# BUILD_DIR holds the built test binaries (polydev_opencl_tests, polydev_opencl_pool_tests,
+# polydev_cuda_tests, polydev_cuda_pool_tests: those that exist), the polydev tool and
+# polydev_startup_breakdown. The entries are made by a small CTest project per binary and
+# granularity that imports the built binaries, so the build needs no reconfiguring. OUT_DIR
+# (default tests/bench/results/ctest-speed-<host>) receives every timing (runs.tsv), the table
+# (table.md), the start-up breakdown (startup.txt, startup.json), the device table and a README.md
+# that records the machine and commit.
+#
+#   REPEAT=3     runs of each measurement; the fastest counts (other work on the machine only
+#                ever slows a run down)
+#   TIMEOUT=1800 seconds a binary, or a CTest entry, may run before it is stopped (and fails)
+#   JOBS=N       the -j of the whole suite (default: the number of selected devices)
+#   POCL_DEVICES as ci/pocl-env.sh sets it unless given
+#   LABEL=text   what the build is, for the record (e.g. "before the change")
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source_dir="$PWD"
+build="${1:?usage: ci/ctest-speed.sh BUILD_DIR [OUT_DIR]}"
+build="$(realpath "$build")"
+host="$(uname -n)"
+out="${2:-tests/bench/results/ctest-speed-${host%%.*}}"
+mkdir -p "$out"
+out="$(realpath "$out")"
+repeat="${REPEAT:-3}"
+limit="${TIMEOUT:-1800}"
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || {
+  echo "ci/ctest-speed.sh: REPEAT='$repeat' is not a count; expected a number from 1" >&2
+  exit 2
+}
+[[ "$limit" =~ ^[1-9][0-9]*$ ]] || {
+  echo "ci/ctest-speed.sh: TIMEOUT='$limit' is not a number of seconds; expected a number from 1" >&2
+  exit 2
+}
+export POLYDEV_BUILD_DIR="$build"
+# shellcheck source=ci/nvidia-opencl-env.sh
+source ci/nvidia-opencl-env.sh
+# shellcheck source=ci/pocl-env.sh
+source ci/pocl-env.sh
+
+tool="$build/framework/polydev"
+[[ -x "$tool" ]] || {
+  echo "ci/ctest-speed.sh: no polydev tool at $tool; build the target polydev_tool" >&2
+  exit 2
+}
+binaries=()
+for name in polydev_opencl_tests polydev_opencl_pool_tests polydev_cuda_tests \
+  polydev_cuda_pool_tests; do
+  path="$(find "$build/tests" -maxdepth 2 -type f -name "$name" -perm -u+x | head -n 1)"
+  [[ -n "$path" ]] && binaries+=("$path")
+done
+((${#binaries[@]} > 0)) || {
+  echo "ci/ctest-speed.sh: no device-test binary in $build/tests" >&2
+  exit 2
+}
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/polydev-ctest-speed.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+"$tool" devices >"$out/devices.txt"
+"$tool" resource-spec --output "$work/spec.json"
+devices=$(grep -o '"id"' "$work/spec.json" | wc -l)
+jobs="${JOBS:-$((devices > 0 ? devices : 1))}"
+# CMake 3.28 and newer generate the spec in a fixture test; older ones are given it.
+cmake_version="$(cmake --version | head -n 1 | cut -d' ' -f3)"
+spec=()
+if [[ "$(printf '%s\n' 3.28 "$cmake_version" | sort -V | head -n 1)" != 3.28 ]]; then
+  spec=(--resource-spec-file "$work/spec.json")
+fi
+
+# project DIR GRANULARITY BINARY...: a CTest project whose entries are those of the binaries.
+project() {
+  local dir=$1 granularity=$2
+  shift 2
+  mkdir -p "$dir"
+  {
+    echo "cmake_minimum_required(VERSION 3.25)"
+    echo "project(ctest_speed LANGUAGES NONE)"
+    echo "enable_testing()"
+    echo "include(\"$source_dir/fixtures/cmake/PolydevDeviceTests.cmake\")"
+    echo "add_executable(polydev::tool IMPORTED)"
+    echo "set_target_properties(polydev::tool PROPERTIES IMPORTED_LOCATION \"$tool\")"
+    local binary name
+    for binary in "$@"; do
+      name="$(basename "$binary")"
+      echo "add_executable($name IMPORTED)"
+      echo "set_target_properties($name PROPERTIES IMPORTED_LOCATION \"$binary\")"
+      echo "polydev_discover_device_tests($name GRANULARITY $granularity DISCOVERY_TIMEOUT 120"
+      echo "  WORKING_DIRECTORY \"$(dirname "$binary")\")"
+    done
+  } >"$dir/CMakeLists.txt"
+  cmake -S "$dir" -B "$dir/build" >"$dir/configure.log" 2>&1
+  # Discovery happens once per binary change, not per run: done here, untimed.
+  ctest --test-dir "$dir/build" --show-only >"$dir/entries.txt" 2>&1
+}
+
+# seconds COMMAND...: the wall time of one run (its output in $work/last.log); the status is
+# recorded, not fatal: a failing test is part of what is measured.
+seconds() {
+  local start=$EPOCHREALTIME status=0
+  "$@" >"$work/last.log" 2>&1 || status=$?
+  local end=$EPOCHREALTIME
+  echo "$status" >"$work/last.status"
+  python3 -c "print(f'{$end - $start:.3f}')"
+}
+
+# measure LABEL COMMAND...: adds a measurement; run_measurements runs them.
+labels=()
+commands=()
+measure() {
+  labels+=("$1")
+  shift
+  commands+=("$(printf '%q ' "$@")")
+}
+
+# run_measurements: runs every measurement $repeat times, round by round (so that other work on
+# the machine falls on all of them alike), records each run in runs.tsv, and sets best[LABEL] to
+# its fastest run.
+declare -A best
+run_measurements() {
+  local round i time
+  for ((round = 1; round <= repeat; round++)); do
+    for i in "${!labels[@]}"; do
+      eval "time=\$(seconds ${commands[$i]})"
+      printf '%s\t%s\t%s\t%s\n' "${labels[$i]}" "$round" "$time" "$(cat "$work/last.status")" \
+        >>"$out/runs.tsv"
+      if [[ -z "${best[${labels[$i]}]:-}" ]] ||
+        python3 -c "import sys; sys.exit(0 if $time < ${best[${labels[$i]}]} else 1)"; then
+        best[${labels[$i]}]=$time
+      fi
+    done
+  done
+  labels=()
+  commands=()
+}
+
+ratio() { python3 -c "print(f'{$1 / $2:.2f}x' if $2 > 0 else '-')"; }
+sum() { python3 -c "import sys; print(f'{sum(map(float, sys.argv[1:])):.3f}')" "$@"; }
+
+printf 'measurement\tround\tseconds\tstatus\n' >"$out/runs.tsv"
+breakdown="$build/tests/bench/polydev_startup_breakdown"
+if [[ -x "$breakdown" ]]; then
+  echo "== the start of a test process"
+  "$breakdown" --binary "${binaries[0]}" --repeat "$repeat" | tee "$out/startup.txt"
+  "$breakdown" --json --binary "${binaries[0]}" --repeat "$repeat" >"$out/startup.json"
+else
+  echo "(no polydev_startup_breakdown in this build: no start-up breakdown)" | tee "$out/startup.txt"
+fi
+
+echo "== each binary directly and through ctest -j1; every binary through ctest -j1 and -j$jobs"
+declare -A instances
+names=()
+for binary in "${binaries[@]}"; do
+  name="$(basename "$binary")"
+  names+=("$name")
+  instances[$name]=$("$binary" --gtest_list_tests | grep -c '^  ' || true)
+  # Untimed: the drivers' kernel caches (PoCL's, NVIDIA's) and polydev's binary cache are filled
+  # by a first run; every timed run finds them warm, as a developer's second run does.
+  timeout "$limit" "$binary" >"$work/warm-up.log" 2>&1 || true
+  measure "$name direct" timeout "$limit" "$binary"
+  for granularity in instance device; do
+    project "$work/$name/$granularity" "$granularity" "$binary"
+    measure "$name ctest -j1 $granularity" ctest --test-dir "$work/$name/$granularity/build" \
+      --timeout "$limit" -j1 "${spec[@]}"
+  done
+done
+for granularity in instance device; do
+  project "$work/all/$granularity" "$granularity" "${binaries[@]}"
+  measure "all ctest -j1 $granularity" ctest --test-dir "$work/all/$granularity/build" \
+    --timeout "$limit" -j1 "${spec[@]}"
+  measure "all ctest -j$jobs $granularity" ctest --test-dir "$work/all/$granularity/build" \
+    --timeout "$limit" -j"$jobs" "${spec[@]}"
+done
+run_measurements
+
+rows=()
+direct_all=()
+for name in "${names[@]}"; do
+  direct=${best["$name direct"]}
+  direct_all+=("$direct")
+  per_instance=${best["$name ctest -j1 instance"]}
+  per_device=${best["$name ctest -j1 device"]}
+  rows+=("| $name | ${instances[$name]} | ${direct} s | ${per_instance} s | ${per_device} s | $(ratio "$per_instance" "$direct") | $(ratio "$per_device" "$direct") |")
+done
+direct_sum=$(sum "${direct_all[@]}")
+suite_rows=()
+for granularity in instance device; do
+  serial=${best["all ctest -j1 $granularity"]}
+  parallel=${best["all ctest -j$jobs $granularity"]}
+  suite_rows+=("| $granularity | ${direct_sum} s | ${serial} s | ${parallel} s | $(ratio "$serial" "$direct_sum") | $(ratio "$parallel" "$direct_sum") |")
+done
+
+{
+  echo "| binary | instances | direct | through CTest, an entry per instance | through CTest, an entry per device | per instance / direct | per device / direct |"
+  echo "|---|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+  echo
+  echo "| every binary, entries per | directly, serially | ctest -j1 | ctest -j$jobs | -j1 / direct | -j$jobs / direct |"
+  echo "|---|---|---|---|---|---|"
+  printf '%s\n' "${suite_rows[@]}"
+} >"$out/table.md"
+
+# The source the build was made from, and its commit where it is a git checkout.
+built_from="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")"
+commit="$(git -C "$built_from" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")"
+dirty=""
+if git -C "$built_from" rev-parse 2>/dev/null && ! git -C "$built_from" diff --quiet HEAD; then
+  dirty=", with uncommitted changes"
+fi
+{
+  echo "# CTest overhead: ${host%%.*}"
+  echo
+  echo "Made by \`ci/ctest-speed.sh\` on $(date -u +%Y-%m-%d) from the build of ${built_from}"
+  echo "(commit ${commit}${dirty})${LABEL:+, ${LABEL}}; CMake ${cmake_version}, $(nproc) cores,"
+  echo "POCL_DEVICES='${POCL_DEVICES:-}'. The fastest of $repeat rounds, each of which runs every"
+  echo "measurement once (every run is in runs.tsv). Devices: devices.txt."
+  echo
+  cat "$out/table.md"
+  echo
+  echo "Where a test process's start goes (startup.txt, startup.json):"
+  echo
+  echo '```'
+  cat "$out/startup.txt"
+  echo '```'
+} >"$out/README.md"
+echo
+cat "$out/table.md"
+echo
+echo "results in $out"
