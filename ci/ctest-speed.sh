@@ -120,9 +120,7 @@ measure() {
 }
 
 # run_measurements: runs every measurement $repeat times, round by round (so that other work on
-# the machine falls on all of them alike), records each run in runs.tsv, and sets best[LABEL] to
-# its fastest run.
-declare -A best
+# the machine falls on all of them alike), and records each run in runs.tsv.
 run_measurements() {
   local round i time
   for ((round = 1; round <= repeat; round++)); do
@@ -130,18 +128,9 @@ run_measurements() {
       eval "time=\$(seconds ${commands[$i]})"
       printf '%s\t%s\t%s\t%s\n' "${labels[$i]}" "$round" "$time" "$(cat "$work/last.status")" \
         >>"$out/runs.tsv"
-      if [[ -z "${best[${labels[$i]}]:-}" ]] ||
-        python3 -c "import sys; sys.exit(0 if $time < ${best[${labels[$i]}]} else 1)"; then
-        best[${labels[$i]}]=$time
-      fi
     done
   done
-  labels=()
-  commands=()
 }
-
-ratio() { python3 -c "print(f'{$1 / $2:.2f}x' if $2 > 0 else '-')"; }
-sum() { python3 -c "import sys; print(f'{sum(map(float, sys.argv[1:])):.3f}')" "$@"; }
 
 printf 'measurement\tround\tseconds\tstatus\n' >"$out/runs.tsv"
 breakdown="$build/tests/bench/polydev_startup_breakdown"
@@ -170,6 +159,11 @@ for binary in "${binaries[@]}"; do
       --timeout "$limit" -j1 "${spec[@]}"
   done
 done
+# The suite's direct runs again, next to its CTest runs in each round: its ratios are taken
+# within a round, from runs seconds apart, not minutes.
+for binary in "${binaries[@]}"; do
+  measure "$(basename "$binary") direct, for the suite" timeout "$limit" "$binary"
+done
 for granularity in instance device; do
   project "$work/all/$granularity" "$granularity" "${binaries[@]}"
   measure "all ctest -j1 $granularity" ctest --test-dir "$work/all/$granularity/build" \
@@ -179,32 +173,48 @@ for granularity in instance device; do
 done
 run_measurements
 
-rows=()
-direct_all=()
-for name in "${names[@]}"; do
-  direct=${best["$name direct"]}
-  direct_all+=("$direct")
-  per_instance=${best["$name ctest -j1 instance"]}
-  per_device=${best["$name ctest -j1 device"]}
-  rows+=("| $name | ${instances[$name]} | ${direct} s | ${per_instance} s | ${per_device} s | $(ratio "$per_instance" "$direct") | $(ratio "$per_device" "$direct") |")
-done
-direct_sum=$(sum "${direct_all[@]}")
-suite_rows=()
-for granularity in instance device; do
-  serial=${best["all ctest -j1 $granularity"]}
-  parallel=${best["all ctest -j$jobs $granularity"]}
-  suite_rows+=("| $granularity | ${direct_sum} s | ${serial} s | ${parallel} s | $(ratio "$serial" "$direct_sum") | $(ratio "$parallel" "$direct_sum") |")
-done
+# The table: the fastest time of each measurement, and each ratio as the median over the rounds
+# of the ratio within a round (the machine's other work changes from round to round).
+for name in "${names[@]}"; do echo "$name ${instances[$name]}"; done >"$work/instances.txt"
+python3 - "$out/runs.tsv" "$work/instances.txt" "$jobs" >"$out/table.md" <<'PY'
+import collections, statistics, sys
 
-{
-  echo "| binary | instances | direct | through CTest, an entry per instance | through CTest, an entry per device | per instance / direct | per device / direct |"
-  echo "|---|---|---|---|---|---|---|"
-  printf '%s\n' "${rows[@]}"
-  echo
-  echo "| every binary, entries per | directly, serially | ctest -j1 | ctest -j$jobs | -j1 / direct | -j$jobs / direct |"
-  echo "|---|---|---|---|---|---|"
-  printf '%s\n' "${suite_rows[@]}"
-} >"$out/table.md"
+runs = collections.defaultdict(dict)  # label -> round -> seconds
+with open(sys.argv[1]) as tsv:
+    next(tsv)
+    for line in tsv:
+        label, round_, seconds, _ = line.rstrip("\n").split("\t")
+        runs[label][round_] = float(seconds)
+binaries = [line.split() for line in open(sys.argv[2])]
+jobs = sys.argv[3]
+
+def fastest(label):
+    return f"{min(runs[label].values()):.2f} s"
+
+def ratio(numerator, denominators):
+    rounds = runs[numerator].keys()
+    values = [runs[numerator][r] / sum(runs[d][r] for d in denominators) for r in rounds]
+    return f"{statistics.median(values):.2f}x"
+
+print("| binary | instances | direct | through CTest, an entry per instance | through CTest, an entry "
+      "per device | per instance / direct | per device / direct |")
+print("|---|---|---|---|---|---|---|")
+for name, count in binaries:
+    direct = f"{name} direct"
+    print(f"| {name} | {count} | {fastest(direct)} | {fastest(name + ' ctest -j1 instance')} | "
+          f"{fastest(name + ' ctest -j1 device')} | {ratio(name + ' ctest -j1 instance', [direct])} | "
+          f"{ratio(name + ' ctest -j1 device', [direct])} |")
+print()
+suite = [f"{name} direct, for the suite" for name, _ in binaries]
+serial = min(sum(runs[d][r] for d in suite) for r in runs[suite[0]])
+print(f"| every binary, entries per | directly, serially | ctest -j1 | ctest -j{jobs} | "
+      f"-j1 / direct | -j{jobs} / direct |")
+print("|---|---|---|---|---|---|")
+for granularity in ("instance", "device"):
+    one, many = f"all ctest -j1 {granularity}", f"all ctest -j{jobs} {granularity}"
+    print(f"| {granularity} | {serial:.2f} s | {fastest(one)} | {fastest(many)} | "
+          f"{ratio(one, suite)} | {ratio(many, suite)} |")
+PY
 
 # The source the build was made from, and its commit where it is a git checkout.
 built_from="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")"
@@ -218,8 +228,9 @@ fi
   echo
   echo "Made by \`ci/ctest-speed.sh\` on $(date -u +%Y-%m-%d) from the build of ${built_from}"
   echo "(commit ${commit}${dirty})${LABEL:+, ${LABEL}}; CMake ${cmake_version}, $(nproc) cores,"
-  echo "POCL_DEVICES='${POCL_DEVICES:-}'. The fastest of $repeat rounds, each of which runs every"
-  echo "measurement once (every run is in runs.tsv). Devices: devices.txt."
+  echo "POCL_DEVICES='${POCL_DEVICES:-}'. $repeat rounds, each of which runs every measurement once;"
+  echo "the times are the fastest of the rounds, the ratios the median of the ratios within a round"
+  echo "(every run is in runs.tsv). Devices: devices.txt."
   echo
   cat "$out/table.md"
   echo
