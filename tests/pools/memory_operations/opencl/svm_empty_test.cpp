@@ -1,6 +1,5 @@
 // svm_empty, csvm_empty, fsvm_empty, their *_empty_like forms and SVMArray
-// (polydev/opencl/svm_empty.hpp) on every selected OpenCL device with coarse-grain SVM; the array
-// layout (polydev/opencl/array_layout.hpp) on values.
+// (polydev/opencl/svm_empty.hpp) on every selected OpenCL device with coarse-grain SVM.
 #include "polydev/opencl/svm_empty.hpp"
 
 #include <cstdint>
@@ -343,34 +342,5 @@ TEST_P(OpenCLSVMEmpty, AnArrayOverAnAllocationChecksThatItFits) {
 }
 
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(OpenCLSVMEmpty);
-
-// ----- Layouts and orders on values.
-
-TEST(OpenCLArrayLayout, OrdersParseAsPyOpenCLReadsThem) {
-  EXPECT_EQ(polydev::opencl::parse_order("C"), Order::c);
-  EXPECT_EQ(polydev::opencl::parse_order("c"), Order::c);
-  EXPECT_EQ(polydev::opencl::parse_order("F"), Order::fortran);
-  EXPECT_EQ(polydev::opencl::parse_order("f"), Order::fortran);
-  const std::string message =
-      thrown_message<std::invalid_argument>([] { polydev::opencl::parse_order("K"); });
-  EXPECT_EQ(message,
-            "order not recognized: 'K'; expected \"C\" (row-major) or \"F\" (column-major)");
-}
-
-TEST(OpenCLArrayLayout, StridesSizesAndErrors) {
-  const ArrayLayout c = make_layout({2, 3}, 8, Order::c);
-  EXPECT_EQ(c.strides, (std::vector<std::size_t>{24, 8}));
-  EXPECT_EQ(c.elements, 6u);
-  EXPECT_EQ(c.bytes, 48u);
-  const ArrayLayout f = make_layout({2, 3}, 8, Order::fortran);
-  EXPECT_EQ(f.strides, (std::vector<std::size_t>{8, 16}));
-  EXPECT_EQ(polydev::opencl::describe_shape({5}), "(5,)");
-  EXPECT_EQ(polydev::opencl::describe_shape({}), "()");
-  EXPECT_THROW(make_layout({2}, 0, Order::c), std::invalid_argument);
-  const std::string overflow = thrown_message<std::length_error>([] {
-    make_layout({std::numeric_limits<std::size_t>::max() / 2, 3}, 1, Order::c);
-  });
-  EXPECT_NE(overflow.find("array of shape ("), std::string::npos) << overflow;
-}
 
 }  // namespace

@@ -1,13 +1,17 @@
-#include "polydev/cuda/array_layout.hpp"
+#include "polydev/pools/array_layout.hpp"
 
 #include <limits>
 #include <stdexcept>
-#include <string>
 #include <utility>
 
-namespace polydev::cuda {
+namespace polydev::pools {
 
-namespace {
+Order parse_order(std::string_view text) {
+  if (text == "C" || text == "c") return Order::c;
+  if (text == "F" || text == "f") return Order::fortran;
+  throw std::invalid_argument("order not recognized: '" + std::string(text) +
+                              "'; expected \"C\" (row-major) or \"F\" (column-major)");
+}
 
 std::string describe_shape(const std::vector<std::size_t>& shape) {
   std::string text = "(";
@@ -18,23 +22,13 @@ std::string describe_shape(const std::vector<std::size_t>& shape) {
   return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-}  // namespace
-
-Order parse_order(std::string_view text) {
-  if (text == "C" || text == "c") return Order::c;
-  if (text == "F" || text == "f") return Order::fortran;
-  throw std::invalid_argument("unrecognized order specifier '" + std::string(text) +
-                              "'; expected \"C\" (row-major) or \"F\" (column-major)");
-}
-
 ArrayLayout make_layout(std::vector<std::size_t> shape, std::size_t itemsize, Order order) {
+  // An Order cast from an integer reaches here as easily as a parsed one.
   if (order != Order::c && order != Order::fortran) {
-    throw std::invalid_argument("unrecognized array order " +
-                                std::to_string(static_cast<int>(order)) +
-                                "; expected Order::c or Order::fortran");
+    throw std::invalid_argument("array order " + std::to_string(static_cast<int>(order)) +
+                                " is not an Order; expected Order::c or Order::fortran");
   }
   if (itemsize == 0) throw std::invalid_argument("array elements of 0 bytes");
-  // Bytes of the non-zero extents, checked for overflow.
   constexpr std::size_t limit = std::numeric_limits<std::size_t>::max();
   std::size_t span = itemsize;
   bool empty = false;
@@ -56,6 +50,7 @@ ArrayLayout make_layout(std::vector<std::size_t> shape, std::size_t itemsize, Or
   layout.bytes = empty ? 0 : span;
   layout.elements = layout.bytes / itemsize;
   layout.strides.resize(shape.size());
+  // NumPy's strides for a zero extent: as if that extent were 1, so none of them is 0.
   std::size_t stride = itemsize;
   for (std::size_t k = 0; k < shape.size(); ++k) {
     const std::size_t axis = order == Order::c ? shape.size() - 1 - k : k;
@@ -66,4 +61,4 @@ ArrayLayout make_layout(std::vector<std::size_t> shape, std::size_t itemsize, Or
   return layout;
 }
 
-}  // namespace polydev::cuda
+}  // namespace polydev::pools

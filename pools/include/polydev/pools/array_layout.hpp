@@ -1,0 +1,46 @@
+#pragma once
+
+/// @file
+/// Shapes, element order and byte strides of dense arrays, in NumPy's conventions (as PyOpenCL's
+/// and PyCUDA's `shape`, `dtype` and `order` arguments take them). Backend-neutral: the layout of
+/// OpenCL's `SVMArray` and `HostArrayRef` and of CUDA's `HostArray`, which name these types in
+/// their own namespaces too.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace polydev::pools {
+
+/// Element order of a multi-dimensional array.
+enum class Order {
+  c,        ///< row-major: the last index varies fastest (NumPy "C")
+  fortran,  ///< column-major: the first index varies fastest (NumPy "F")
+};
+
+/// "C" or "F" (either case) as an `Order`, as PyOpenCL and PyCUDA read their `order` arguments.
+/// @throws std::invalid_argument "order not recognized: '<text>'; ..." for anything else.
+Order parse_order(std::string_view text);
+
+/// The layout of a dense array.
+struct ArrayLayout {
+  std::vector<std::size_t> shape;    ///< extent of each dimension; empty for a 0-d array
+  std::vector<std::size_t> strides;  ///< bytes between neighbours along each dimension
+  std::size_t itemsize = 0;          ///< bytes per element
+  std::size_t elements = 0;          ///< product of `shape` (1 for 0-d)
+  std::size_t bytes = 0;             ///< `elements * itemsize`
+  Order order = Order::c;
+};
+
+/// `(2, 3)`-style text of a shape (NumPy's; `(5,)` for one dimension, `()` for none), for
+/// messages.
+std::string describe_shape(const std::vector<std::size_t>& shape);
+
+/// The layout of a dense array of `shape` with elements of `itemsize` bytes in `order`.
+/// @throws std::invalid_argument when `itemsize` is 0 or `order` is not an `Order` value;
+/// std::length_error when the byte count overflows `size_t` (checked over the non-zero extents
+/// even when another extent is 0, so that the strides never overflow).
+ArrayLayout make_layout(std::vector<std::size_t> shape, std::size_t itemsize, Order order);
+
+}  // namespace polydev::pools
