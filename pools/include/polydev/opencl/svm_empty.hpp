@@ -196,6 +196,21 @@ class SVMArray {
 
 namespace detail {
 
+// What tells the members of the svm_empty family apart: the SVM flags they allocate with, and the
+// names their messages start with.
+struct SVMArrayKind {
+  cl_svm_mem_flags flags;
+  const char* empty;
+  const char* empty_like;
+};
+
+constexpr SVMArrayKind any_grain(cl_svm_mem_flags flags) {
+  return {flags, "svm_empty", "svm_empty_like"};
+}
+inline constexpr SVMArrayKind coarse_grain{CL_MEM_READ_WRITE, "csvm_empty", "csvm_empty_like"};
+inline constexpr SVMArrayKind fine_grain{CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
+                                         "fsvm_empty", "fsvm_empty_like"};
+
 template <typename T>
 SVMArray<T> make_svm_array(const cl::Context& context, cl_svm_mem_flags flags,
                            std::vector<std::size_t> shape, Order order, cl_uint alignment,
@@ -206,8 +221,31 @@ SVMArray<T> make_svm_array(const cl::Context& context, cl_svm_mem_flags flags,
   return SVMArray<T>(std::move(allocation), std::move(layout));
 }
 
-constexpr cl_svm_mem_flags coarse_grain_flags = CL_MEM_READ_WRITE;
-constexpr cl_svm_mem_flags fine_grain_flags = CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER;
+template <typename T>
+SVMArray<T> make_empty(const SVMArrayKind& kind, const cl::Context& context,
+                       std::vector<std::size_t> shape, Order order, cl_uint alignment,
+                       std::optional<cl::CommandQueue> queue) {
+  return make_svm_array<T>(context, kind.flags, std::move(shape), order, alignment,
+                           std::move(queue), kind.empty);
+}
+
+template <typename T>
+SVMArray<T> make_empty_like(const SVMArrayKind& kind, const cl::Context& context,
+                            const SVMArray<T>& like, cl_uint alignment,
+                            std::optional<cl::CommandQueue> queue) {
+  require_live_model(like.valid(), kind.empty_like);
+  return make_svm_array<T>(context, kind.flags, like.shape(), like.order(), alignment,
+                           std::move(queue), kind.empty_like);
+}
+
+// A host vector is one-dimensional, so that its order is C's.
+template <typename T, typename Allocator>
+SVMArray<T> make_empty_like(const SVMArrayKind& kind, const cl::Context& context,
+                            const std::vector<T, Allocator>& like, cl_uint alignment,
+                            std::optional<cl::CommandQueue> queue) {
+  return make_svm_array<T>(context, kind.flags, {like.size()}, Order::c, alignment,
+                           std::move(queue), kind.empty_like);
+}
 
 }  // namespace detail
 
@@ -224,8 +262,8 @@ template <typename T>
 SVMArray<T> svm_empty(const cl::Context& context, cl_svm_mem_flags flags,
                       std::vector<std::size_t> shape, Order order = Order::c, cl_uint alignment = 0,
                       std::optional<cl::CommandQueue> queue = {}) {
-  return detail::make_svm_array<T>(context, flags, std::move(shape), order, alignment,
-                                   std::move(queue), "svm_empty");
+  return detail::make_empty<T>(detail::any_grain(flags), context, std::move(shape), order,
+                               alignment, std::move(queue));
 }
 
 /// `svm_empty` of a one-dimensional array of `count` elements (PyOpenCL takes an integer shape).
@@ -233,8 +271,8 @@ template <typename T>
 SVMArray<T> svm_empty(const cl::Context& context, cl_svm_mem_flags flags, std::size_t count,
                       Order order = Order::c, cl_uint alignment = 0,
                       std::optional<cl::CommandQueue> queue = {}) {
-  return detail::make_svm_array<T>(context, flags, {count}, order, alignment, std::move(queue),
-                                   "svm_empty");
+  return detail::make_empty<T>(detail::any_grain(flags), context, {count}, order, alignment,
+                               std::move(queue));
 }
 
 /// PyOpenCL's `csvm_empty`: `svm_empty` of coarse-grain SVM (`CL_MEM_READ_WRITE`).
@@ -242,16 +280,16 @@ template <typename T>
 SVMArray<T> csvm_empty(const cl::Context& context, std::vector<std::size_t> shape,
                        Order order = Order::c, cl_uint alignment = 0,
                        std::optional<cl::CommandQueue> queue = {}) {
-  return detail::make_svm_array<T>(context, detail::coarse_grain_flags, std::move(shape), order,
-                                   alignment, std::move(queue), "csvm_empty");
+  return detail::make_empty<T>(detail::coarse_grain, context, std::move(shape), order, alignment,
+                               std::move(queue));
 }
 
 /// `csvm_empty` of a one-dimensional array of `count` elements.
 template <typename T>
 SVMArray<T> csvm_empty(const cl::Context& context, std::size_t count, Order order = Order::c,
                        cl_uint alignment = 0, std::optional<cl::CommandQueue> queue = {}) {
-  return detail::make_svm_array<T>(context, detail::coarse_grain_flags, {count}, order, alignment,
-                                   std::move(queue), "csvm_empty");
+  return detail::make_empty<T>(detail::coarse_grain, context, {count}, order, alignment,
+                               std::move(queue));
 }
 
 /// PyOpenCL's `fsvm_empty`: `svm_empty` of fine-grain SVM
@@ -262,16 +300,16 @@ template <typename T>
 SVMArray<T> fsvm_empty(const cl::Context& context, std::vector<std::size_t> shape,
                        Order order = Order::c, cl_uint alignment = 0,
                        std::optional<cl::CommandQueue> queue = {}) {
-  return detail::make_svm_array<T>(context, detail::fine_grain_flags, std::move(shape), order,
-                                   alignment, std::move(queue), "fsvm_empty");
+  return detail::make_empty<T>(detail::fine_grain, context, std::move(shape), order, alignment,
+                               std::move(queue));
 }
 
 /// `fsvm_empty` of a one-dimensional array of `count` elements.
 template <typename T>
 SVMArray<T> fsvm_empty(const cl::Context& context, std::size_t count, Order order = Order::c,
                        cl_uint alignment = 0, std::optional<cl::CommandQueue> queue = {}) {
-  return detail::make_svm_array<T>(context, detail::fine_grain_flags, {count}, order, alignment,
-                                   std::move(queue), "fsvm_empty");
+  return detail::make_empty<T>(detail::fine_grain, context, {count}, order, alignment,
+                               std::move(queue));
 }
 
 /// PyOpenCL's `svm_empty_like(ctx, flags, ary, alignment)`: `svm_empty` of the shape and order of
@@ -281,9 +319,8 @@ template <typename T>
 SVMArray<T> svm_empty_like(const cl::Context& context, cl_svm_mem_flags flags,
                            const SVMArray<T>& like, cl_uint alignment = 0,
                            std::optional<cl::CommandQueue> queue = {}) {
-  detail::require_live_model(like.valid(), "svm_empty_like");
-  return detail::make_svm_array<T>(context, flags, like.shape(), like.order(), alignment,
-                                   std::move(queue), "svm_empty_like");
+  return detail::make_empty_like(detail::any_grain(flags), context, like, alignment,
+                                 std::move(queue));
 }
 
 /// `svm_empty_like` of a host array: one dimension of `like.size()` elements.
@@ -291,25 +328,22 @@ template <typename T, typename Allocator>
 SVMArray<T> svm_empty_like(const cl::Context& context, cl_svm_mem_flags flags,
                            const std::vector<T, Allocator>& like, cl_uint alignment = 0,
                            std::optional<cl::CommandQueue> queue = {}) {
-  return detail::make_svm_array<T>(context, flags, {like.size()}, Order::c, alignment,
-                                   std::move(queue), "svm_empty_like");
+  return detail::make_empty_like(detail::any_grain(flags), context, like, alignment,
+                                 std::move(queue));
 }
 
 /// PyOpenCL's `csvm_empty_like`: `svm_empty_like` of coarse-grain SVM.
 template <typename T>
 SVMArray<T> csvm_empty_like(const cl::Context& context, const SVMArray<T>& like,
                             cl_uint alignment = 0, std::optional<cl::CommandQueue> queue = {}) {
-  detail::require_live_model(like.valid(), "csvm_empty_like");
-  return detail::make_svm_array<T>(context, detail::coarse_grain_flags, like.shape(), like.order(),
-                                   alignment, std::move(queue), "csvm_empty_like");
+  return detail::make_empty_like(detail::coarse_grain, context, like, alignment, std::move(queue));
 }
 
 /// `csvm_empty_like` of a host array: one dimension of `like.size()` elements.
 template <typename T, typename Allocator>
 SVMArray<T> csvm_empty_like(const cl::Context& context, const std::vector<T, Allocator>& like,
                             cl_uint alignment = 0, std::optional<cl::CommandQueue> queue = {}) {
-  return detail::make_svm_array<T>(context, detail::coarse_grain_flags, {like.size()}, Order::c,
-                                   alignment, std::move(queue), "csvm_empty_like");
+  return detail::make_empty_like(detail::coarse_grain, context, like, alignment, std::move(queue));
 }
 
 /// PyOpenCL's `fsvm_empty_like`: `svm_empty_like` of fine-grain SVM.
@@ -318,17 +352,14 @@ SVMArray<T> csvm_empty_like(const cl::Context& context, const std::vector<T, All
 template <typename T>
 SVMArray<T> fsvm_empty_like(const cl::Context& context, const SVMArray<T>& like,
                             cl_uint alignment = 0, std::optional<cl::CommandQueue> queue = {}) {
-  detail::require_live_model(like.valid(), "fsvm_empty_like");
-  return detail::make_svm_array<T>(context, detail::fine_grain_flags, like.shape(), like.order(),
-                                   alignment, std::move(queue), "fsvm_empty_like");
+  return detail::make_empty_like(detail::fine_grain, context, like, alignment, std::move(queue));
 }
 
 /// `fsvm_empty_like` of a host array: one dimension of `like.size()` elements.
 template <typename T, typename Allocator>
 SVMArray<T> fsvm_empty_like(const cl::Context& context, const std::vector<T, Allocator>& like,
                             cl_uint alignment = 0, std::optional<cl::CommandQueue> queue = {}) {
-  return detail::make_svm_array<T>(context, detail::fine_grain_flags, {like.size()}, Order::c,
-                                   alignment, std::move(queue), "fsvm_empty_like");
+  return detail::make_empty_like(detail::fine_grain, context, like, alignment, std::move(queue));
 }
 
 }  // namespace polydev::opencl
