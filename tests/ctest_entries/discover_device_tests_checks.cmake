@@ -23,8 +23,9 @@ file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
 # The listing of a binary with host tests, a disabled test, a device whose only test is disabled,
-# a placeholder, a typed suite and comments that hold characters CMake lists and brackets treat
-# specially.
+# a placeholder, a typed suite, devices combined with the user's parameters (`<values>__<key>`), a
+# typed suite over devices, a host suite whose names hold "__" and comments that hold characters
+# CMake lists and brackets treat specially.
 file(
   WRITE "${WORK}/listing.txt"
   "Running main() from gtest_main.cc\n"
@@ -42,7 +43,15 @@ file(
   "CUDA/VectorAdd.\n"
   "  Runs/no_cuda_device  # GetParam() = no_cuda_device (CUDA unavailable)\n"
   "Typed/0.  # TypeParam = int\n"
-  "  Works\n")
+  "  Works\n"
+  "OpenCL/Scale.\n"
+  "  Runs/1000_float__opencl_pocl_cpu_0  # GetParam() = (opencl_pocl_cpu_0, 1000, float)\n"
+  "  Runs/opencl_pocl_cpu_1__cuda_h200_pci_00_07  # a user value that looks like a key\n"
+  "  Runs/7__no_opencl_device  # GetParam() = (no_opencl_device, 7)\n"
+  "OpenCL/Fill/float.\n"
+  "  Writes/opencl_pocl_cpu_1  # GetParam() = opencl_pocl_cpu_1, TypeParam float\n"
+  "Host/Pairs.\n"
+  "  Runs/a__b  # GetParam() = (a, b)\n")
 file(WRITE "${WORK}/fake_tests.sh" "#!/bin/sh\ncat '${WORK}/listing.txt'\n")
 file(CHMOD "${WORK}/fake_tests.sh" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
      GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
@@ -124,7 +133,7 @@ endfunction()
 configure(device_entries "polydev_discover_device_tests(fake GRANULARITY device)" ok "")
 read_entries(device_entries)
 set(expected_names
-    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;polydev_resource_spec"
+    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;fake/cuda_h200_pci_00_07;fake/no_opencl_device;polydev_resource_spec"
 )
 list(SORT expected_names)
 set(names "${device_entries_names}")
@@ -134,18 +143,21 @@ if(NOT names STREQUAL expected_names)
 endif()
 set(results "${WORK}/device_entries/build/polydev_results/fake")
 expect_entry(
-  device_entries fake/opencl_pocl_cpu_0 "--gtest_filter=\\*/opencl_pocl_cpu_0\""
+  device_entries fake/opencl_pocl_cpu_0
+  "--gtest_filter=\\*/opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_0\""
   "--gtest_output=xml:${results}/opencl_pocl_cpu_0.xml\"" "\"\\.type\" : \"opencl_pocl_cpu_0\""
   "polydev: every test of this run was skipped" "polydev_resource_spec")
-expect_entry(device_entries fake/opencl_pocl_cpu_1 "--gtest_filter=\\*/opencl_pocl_cpu_1\""
-             "\"\\.type\" : \"opencl_pocl_cpu_1\"")
+expect_entry(
+  device_entries fake/opencl_pocl_cpu_1
+  "--gtest_filter=\\*/opencl_pocl_cpu_1:\\*__opencl_pocl_cpu_1\"" "\"\\.type\" : \"opencl_pocl_cpu_1\"")
+expect_entry(device_entries fake/cuda_h200_pci_00_07 "\"\\.type\" : \"cuda_h200_pci_00_07\"")
 expect_entry(device_entries fake/opencl_pocl_gpu_0 "\"DISABLED\"")
 expect_entry(
   device_entries fake/host
-  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*/no_opencl_device:\\*/no_cuda_device:\\*/polydev_require_devices_error\""
+  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*/no_opencl_device:\\*/no_cuda_device:\\*/polydev_require_devices_error:\\*__opencl_\\*:\\*__cuda_\\*:\\*__no_opencl_device:\\*__no_cuda_device:\\*__polydev_require_devices_error\""
   "--gtest_output=xml:${results}/host.xml\"")
 foreach(unresourced IN ITEMS fake/host fake/opencl_selector_error fake/no_cuda_device
-                             fake/opencl_pocl_cpu_0)
+                             fake/no_opencl_device fake/opencl_pocl_cpu_0)
   string(MAKE_C_IDENTIFIER "${unresourced}" id)
   if(NOT unresourced STREQUAL "fake/opencl_pocl_cpu_0" AND "${device_entries_${id}}" MATCHES
                                                            "RESOURCE_GROUPS")
@@ -175,6 +187,15 @@ read_entries(cache_instance)
 expect_entry(cache_instance OpenCL/Saxpy.Runs/opencl_pocl_cpu_0
              "--gtest_filter=OpenCL/Saxpy.Runs/opencl_pocl_cpu_0\""
              "\"\\.type\" : \"opencl_pocl_cpu_0\"")
+# A device combined with the user's parameters holds its device's resource; so does a typed test.
+expect_entry(cache_instance OpenCL/Scale.Runs/1000_float__opencl_pocl_cpu_0
+             "--gtest_filter=OpenCL/Scale.Runs/1000_float__opencl_pocl_cpu_0\""
+             "\"\\.type\" : \"opencl_pocl_cpu_0\"")
+expect_entry(cache_instance OpenCL/Scale.Runs/opencl_pocl_cpu_1__cuda_h200_pci_00_07
+             "\"\\.type\" : \"cuda_h200_pci_00_07\"")
+expect_entry(cache_instance OpenCL/Fill/float.Writes/opencl_pocl_cpu_1
+             "--gtest_filter=OpenCL/Fill/float.Writes/opencl_pocl_cpu_1\""
+             "\"\\.type\" : \"opencl_pocl_cpu_1\"")
 configure(cache_default "polydev_discover_device_tests(fake)" ok "")
 read_entries(cache_default)
 expect_entry(cache_default fake/opencl_pocl_cpu_0)

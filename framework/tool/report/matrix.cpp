@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "polydev/key.hpp"
+
 namespace polydev::report {
 
 namespace {
@@ -18,10 +20,17 @@ std::string property(const CaseResult& result, const char* name) {
   return found == result.properties.end() ? "" : found->second;
 }
 
-// The part of a test case's name after its last '/', where polydev puts the device key.
-std::string instance_of(const std::string& name) {
-  const auto slash = name.rfind('/');
-  return slash == std::string::npos ? "" : name.substr(slash + 1);
+// The part of a test case's name where polydev puts the device key: after the last '/' or, for a
+// device combined with the user's parameters, "__".
+std::string instance_of(const std::string& name) { return std::string(instance_device_part(name)); }
+
+// The name without its device part and the separator before it: the row of the matrix.
+std::string without_instance(const std::string& name, const std::string& instance) {
+  std::string row = name.substr(0, name.size() - instance.size());
+  const std::size_t separator =
+      row.size() >= 2 && row.compare(row.size() - 2, 2, "__") == 0 ? 2 : 1;
+  row.resize(row.size() - std::min(separator, row.size()));
+  return row;
 }
 
 struct Placement {
@@ -44,8 +53,7 @@ bool looks_like_device_key(const std::string& instance) {
 Placement place(const CaseResult& result, const std::set<std::string>& known_keys) {
   const std::string instance = instance_of(result.name);
   const auto row = [&](bool strip) {
-    const std::string name =
-        strip ? result.name.substr(0, result.name.size() - instance.size() - 1) : result.name;
+    const std::string name = strip ? without_instance(result.name, instance) : result.name;
     if (result.suite.empty()) return name;
     return name.empty() ? result.suite : result.suite + "." + name;
   };

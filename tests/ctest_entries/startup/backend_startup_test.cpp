@@ -268,4 +268,20 @@ TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
   EXPECT_FALSE(none_of("opencl", "*/opencl_pocl_cpu_0"));
 }
 
+TEST(RunsNoTestOf, AFilterOfDevicesCombinedWithUserParametersOfTheOtherBackendOnly) {
+  const SelectionInputs inputs;
+  const auto none_of = [&](const char* backend, const std::string& filter) {
+    return polydev::testing::runs_no_test_of(backend, filter, inputs).has_value();
+  };
+  // The filter of a device's CTest entry, and an instance that combines the device with values.
+  EXPECT_TRUE(none_of("cuda", "*/opencl_pocl_cpu_0:*__opencl_pocl_cpu_0"));
+  EXPECT_TRUE(none_of("cuda", "OpenCL/Scale.Runs/1000_float__opencl_pocl_cpu_0"));
+  EXPECT_TRUE(none_of("opencl", "*/cuda_h200_pci_00_07:*__cuda_h200_pci_00_07"));
+  EXPECT_TRUE(none_of("opencl", "CUDA/Add.Runs/7__no_cuda_device"));
+  // Its own backend's device after the values, or a wildcard there, may be a test of the backend.
+  EXPECT_FALSE(none_of("cuda", "OpenCL/Scale.Runs/opencl_x__cuda_h200_pci_00_07"));
+  EXPECT_FALSE(none_of("cuda", "*__opencl_pocl_cpu_0:*__*"));
+  EXPECT_FALSE(none_of("opencl", "*__opencl_pocl_cpu_0"));
+}
+
 }  // namespace

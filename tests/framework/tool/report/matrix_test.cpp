@@ -265,3 +265,54 @@ TEST(ReportGroups, OneGroupPerOutcomeAndMessageWithEveryResult) {
 }
 
 }  // namespace
+
+namespace {
+
+// A testcase of a device combined with values of the user's: "<test>/<values>__<key>".
+std::string combined_case(const std::string& test, const std::string& values,
+                          const std::string& key, const std::string& body = "") {
+  return "<testcase name=\"" + test + "/" + values + "__" + key +
+         "\" status=\"run\" result=\"completed\" time=\"0\" classname=\"x\">" + body +
+         polydev::report::samples::device_properties(key, "") + "</testcase>\n";
+}
+
+TEST(ReportMatrix, ADeviceCombinedWithValuesIsAColumnAndTheValuesPartOfTheRow) {
+  const auto results = parse_report_xml(
+      report(suite("OpenCL/Scale", combined_case("Runs", "1000_float", kPthread0) +
+                                       combined_case("Runs", "1000_float", kPthread1) +
+                                       combined_case("Runs", "1_float", kPthread1, failure("no")))),
+      "a.xml");
+  const Matrix matrix = build_matrix(results);
+  EXPECT_THAT(row_names(matrix),
+              ElementsAre("OpenCL/Scale.Runs/1000_float", "OpenCL/Scale.Runs/1_float"));
+  EXPECT_THAT(column_ids(matrix), ElementsAre(kPthread0, kPthread1));
+  EXPECT_EQ(shown(matrix, "OpenCL/Scale.Runs/1000_float", kPthread0), "pass");
+  EXPECT_EQ(shown(matrix, "OpenCL/Scale.Runs/1_float", kPthread0), ".");
+  EXPECT_EQ(shown(matrix, "OpenCL/Scale.Runs/1_float", kPthread1), "fail");
+}
+
+TEST(ReportMatrix, ATypedTestOverDevicesIsARowPerType) {
+  const auto results =
+      parse_report_xml(report(suite("OpenCL/Fill/float", device_case("Writes", kPthread0)) +
+                              suite("OpenCL/Fill/double", device_case("Writes", kPthread0))),
+                       "a.xml");
+  const Matrix matrix = build_matrix(results);
+  EXPECT_THAT(row_names(matrix),
+              ElementsAre("OpenCL/Fill/float.Writes", "OpenCL/Fill/double.Writes"));
+  EXPECT_THAT(column_ids(matrix), ElementsAre(kPthread0));
+}
+
+TEST(ReportMatrix, APlaceholderCombinedWithValuesIsInTheNoDeviceColumn) {
+  const auto results =
+      parse_report_xml(report(suite("CUDA/Add",
+                                    "<testcase name=\"Runs/7__no_cuda_device\" status=\"run\" "
+                                    "result=\"skipped\">" +
+                                        skipped("CUDA unavailable") + "</testcase>")),
+                       "a.xml");
+  const Matrix matrix = build_matrix(results);
+  EXPECT_THAT(row_names(matrix), ElementsAre("CUDA/Add.Runs/7"));
+  EXPECT_THAT(column_ids(matrix), ElementsAre("no_device"));
+  EXPECT_EQ(shown(matrix, "CUDA/Add.Runs/7", "no_device"), "skip");
+}
+
+}  // namespace
