@@ -211,6 +211,32 @@ std::size_t packed_bytes(const ImageGeometry& image, const ImageBox& region, con
   return bytes;
 }
 
+// Checks a transfer between the box at `origin` of `region` in `image` and host memory laid out by
+// `pitches`, in either direction; true when the box holds no pixel, and then the host side is not
+// looked at.
+bool check_image_host_copy(const cl::Image& image, const char* image_name, const void* host,
+                           std::size_t host_bytes, const char* host_name, const ImageBox& origin,
+                           const ImageBox& region, const ImagePitches& pitches, const char* who) {
+  const ImageGeometry image_geometry = geometry(image, who, image_name);
+  if (check_box(image_geometry, origin, region, who, image_name, "origin", "region")) return true;
+  check_host_layout(image_geometry, region, pitches, host_bytes, who, host_name);
+  detail::require_pointer(host, host_bytes, who, host_name);
+  return false;
+}
+
+// Checks a copy between the box at `origin` of `region` in `image` and its packed pixels at
+// `offset` of `buffer`, in either direction; true when the box holds no pixel (the buffer range is
+// checked all the same).
+bool check_image_buffer_copy(const cl::Image& image, const char* image_name,
+                             const BufferSpan& buffer, const char* buffer_name, std::size_t offset,
+                             const ImageBox& origin, const ImageBox& region, const char* who) {
+  const ImageGeometry image_geometry = geometry(image, who, image_name);
+  const bool empty = check_box(image_geometry, origin, region, who, image_name, "origin", "region");
+  detail::require_range(offset, packed_bytes(image_geometry, region, who), buffer.size(), who,
+                        "offset", "the box's pixels", buffer_name);
+  return empty;
+}
+
 std::string format_text(const cl_image_format& format) {
   char text[64];
   std::snprintf(text, sizeof text, "{order 0x%X, type 0x%X}", format.image_channel_order,
@@ -224,12 +250,10 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const HostSpan& dest, cons
                        const ImageBox& origin, const ImageBox& region, const ImagePitches& pitches,
                        bool is_blocking, const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_copy (image -> host)";
-  const ImageGeometry image = geometry(src, who, "src");
-  if (check_box(image, origin, region, who, "src", "origin", "region")) {
+  if (check_image_host_copy(src, "src", dest.data(), dest.size(), "dest", origin, region, pitches,
+                            who)) {
     return detail::enqueue_marker(queue, wait_for, is_blocking, who);
   }
-  check_host_layout(image, region, pitches, dest.size(), who, "dest");
-  detail::require_pointer(dest.data(), dest.size(), who, "dest");
   const detail::WaitList waits(wait_for);
   cl::Event done;
   check(clEnqueueReadImage(queue(), src(), is_blocking ? CL_TRUE : CL_FALSE, origin.data(),
@@ -244,12 +268,10 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const cl::Image& dest,
                        const ImagePitches& pitches, bool is_blocking,
                        const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_copy (host -> image)";
-  const ImageGeometry image = geometry(dest, who, "dest");
-  if (check_box(image, origin, region, who, "dest", "origin", "region")) {
+  if (check_image_host_copy(dest, "dest", src.data(), src.size(), "src", origin, region, pitches,
+                            who)) {
     return detail::enqueue_marker(queue, wait_for, is_blocking, who);
   }
-  check_host_layout(image, region, pitches, src.size(), who, "src");
-  detail::require_pointer(src.data(), src.size(), who, "src");
   const detail::WaitList waits(wait_for);
   cl::Event done;
   check(clEnqueueWriteImage(queue(), dest(), is_blocking ? CL_TRUE : CL_FALSE, origin.data(),
@@ -263,11 +285,9 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const BufferSpan& dest, co
                        std::size_t offset, const ImageBox& origin, const ImageBox& region,
                        const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_copy (image -> buffer)";
-  const ImageGeometry image = geometry(src, who, "src");
-  const bool empty = check_box(image, origin, region, who, "src", "origin", "region");
-  detail::require_range(offset, packed_bytes(image, region, who), dest.size(), who, "offset",
-                        "the box's pixels", "dest");
-  if (empty) return detail::enqueue_marker(queue, wait_for, false, who);
+  if (check_image_buffer_copy(src, "src", dest, "dest", offset, origin, region, who)) {
+    return detail::enqueue_marker(queue, wait_for, false, who);
+  }
   const detail::WaitList waits(wait_for);
   cl::Event done;
   check(clEnqueueCopyImageToBuffer(queue(), src(), dest.buffer()(), origin.data(), region.data(),
@@ -280,11 +300,9 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const cl::Image& dest, con
                        std::size_t offset, const ImageBox& origin, const ImageBox& region,
                        const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_copy (buffer -> image)";
-  const ImageGeometry image = geometry(dest, who, "dest");
-  const bool empty = check_box(image, origin, region, who, "dest", "origin", "region");
-  detail::require_range(offset, packed_bytes(image, region, who), src.size(), who, "offset",
-                        "the box's pixels", "src");
-  if (empty) return detail::enqueue_marker(queue, wait_for, false, who);
+  if (check_image_buffer_copy(dest, "dest", src, "src", offset, origin, region, who)) {
+    return detail::enqueue_marker(queue, wait_for, false, who);
+  }
   const detail::WaitList waits(wait_for);
   cl::Event done;
   check(clEnqueueCopyBufferToImage(queue(), src.buffer()(), dest(), offset, origin.data(),

@@ -674,8 +674,13 @@ TEST_P(OpenCLImageCopy, ImageRegionsAndHostLayoutsOutOfRangeAreRefused) {
                        "offset 0 + 128 bytes (the box's pixels) reach past the 100 bytes "
                        "of dest"))
       << buffer;
-  EXPECT_THROW(enqueue_copy(queue(), image, pooled, 8, ImageBox{0, 0, 0}, ImageBox{6, 4, 1}),
-               std::out_of_range);
+  const std::string from_buffer = thrown_message<std::out_of_range>([&] {
+    enqueue_copy(queue(), image, pooled, 8, ImageBox{0, 0, 0}, ImageBox{6, 4, 1});
+  });
+  EXPECT_TRUE(contains(from_buffer,
+                       "enqueue_copy (buffer -> image): offset 8 + 96 bytes (the box's pixels) "
+                       "reach past the 100 bytes of src"))
+      << from_buffer;
 
   // Images: formats must agree, and boxes fit both.
   cl_int status = CL_SUCCESS;
