@@ -20,6 +20,8 @@
 #   JOBS=N       the -j of the whole suite (default: the number of selected devices)
 #   POCL_DEVICES as ci/pocl-env.sh sets it unless given
 #   LABEL=text   what the build is, for the record (e.g. "before the change")
+#   SUITE_GRANULARITIES="instance device"  the granularities of the whole suite's runs ("device"
+#                alone leaves out its slowest runs where device time is short)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source_dir="$PWD"
@@ -30,6 +32,12 @@ out="${2:-tests/bench/results/ctest-speed-${host%%.*}}"
 mkdir -p "$out"
 out="$(realpath "$out")"
 repeat="${REPEAT:-3}"
+suite_granularities="${SUITE_GRANULARITIES:-instance device}"
+[[ "$suite_granularities" =~ ^(instance|device)(\ (instance|device))?$ ]] || {
+  echo "ci/ctest-speed.sh: SUITE_GRANULARITIES='$suite_granularities' is not a list of" \
+    "granularities; expected 'instance device', 'instance' or 'device'" >&2
+  exit 2
+}
 limit="${TIMEOUT:-1800}"
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || {
   echo "ci/ctest-speed.sh: REPEAT='$repeat' is not a count; expected a number from 1" >&2
@@ -67,12 +75,11 @@ trap 'rm -rf "$work"' EXIT
 "$tool" resource-spec --output "$work/spec.json"
 devices=$(grep -o '"id"' "$work/spec.json" | wc -l)
 jobs="${JOBS:-$((devices > 0 ? devices : 1))}"
-# CMake 3.28 and newer generate the spec in a fixture test; older ones are given it.
 cmake_version="$(cmake --version | head -n 1 | cut -d' ' -f3)"
-spec=()
-if [[ "$(printf '%s\n' 3.28 "$cmake_version" | sort -V | head -n 1)" != 3.28 ]]; then
-  spec=(--resource-spec-file "$work/spec.json")
-fi
+# shellcheck source=ci/resource-spec-option.sh
+source ci/resource-spec-option.sh
+resource_spec_option "$tool" "$work/spec.json"
+spec=("${spec_option[@]}")
 
 # project DIR GRANULARITY BINARY...: a CTest project whose entries are those of the binaries.
 project() {
@@ -164,7 +171,7 @@ done
 for binary in "${binaries[@]}"; do
   measure "$(basename "$binary") direct, for the suite" timeout "$limit" "$binary"
 done
-for granularity in instance device; do
+for granularity in $suite_granularities; do
   project "$work/all/$granularity" "$granularity" "${binaries[@]}"
   measure "all ctest -j1 $granularity" ctest --test-dir "$work/all/$granularity/build" \
     --timeout "$limit" -j1 "${spec[@]}"
@@ -212,6 +219,8 @@ print(f"| every binary, entries per | directly, serially | ctest -j1 | ctest -j{
 print("|---|---|---|---|---|---|")
 for granularity in ("instance", "device"):
     one, many = f"all ctest -j1 {granularity}", f"all ctest -j{jobs} {granularity}"
+    if one not in runs:
+        continue
     print(f"| {granularity} | {serial:.2f} s | {fastest(one)} | {fastest(many)} | "
           f"{ratio(one, suite)} | {ratio(many, suite)} |")
 PY

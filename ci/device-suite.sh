@@ -14,8 +14,9 @@ echo "== polydev devices (POCL_DEVICES='$POCL_DEVICES')"
 "$tool" devices
 
 echo "== ctest, each device test holding its device through CTest's resource allocation"
+# shellcheck source=ci/resource-spec-option.sh
+source ci/resource-spec-option.sh
 # Absolute: `ctest --test-dir` changes into the build folder before it reads the file.
-spec="$(realpath "$POLYDEV_BUILD_DIR")/polydev_resource_spec.json"
-"$tool" resource-spec --output "$spec"
+resource_spec_option "$tool" "$(realpath "$POLYDEV_BUILD_DIR")/polydev_resource_spec.json"
 ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
-  --parallel "$(nproc)" --timeout 300 --resource-spec-file "$spec"
+  --parallel "$(nproc)" --timeout 300 "${spec_option[@]}"

@@ -31,39 +31,7 @@ ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error --tim
 tail -n 25 "$results/ctest.log"
 
 echo "== CTest across GPUs: the gpu_bound suite serially, then with -j <GPUs> and one GPU per test"
-gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)"
-if [[ "$gpus" -ge 1 ]]; then
-  # CMake 3.28 and later generate the spec at test time (GENERATED_RESOURCE_SPEC_FILE, which
-  # --resource-spec-file would conflict with); older ones are given the tool's spec.
-  spec_option=()
-  if ! cmake -P <(echo 'if(CMAKE_VERSION VERSION_LESS 3.28)
-  message(FATAL_ERROR old)
-endif()') >/dev/null 2>&1; then
-    spec="$(realpath "$POLYDEV_BUILD_DIR")/polydev_resource_spec.json"  # ctest --test-dir cds
-    "$POLYDEV_BUILD_DIR/framework/polydev" resource-spec --output "$spec"
-    spec_option=(--resource-spec-file "$spec")
-  fi
-  timed_ctest() {  # label, parallel level, extra arguments...; prints the wall seconds
-    local start end
-    start=$(date +%s.%N)
-    POLYDEV_GPU_BOUND_SECONDS=1 ctest --test-dir "$POLYDEV_BUILD_DIR" -L gpu_bound --no-tests=error \
-      --parallel "$2" "${@:3}" >"$results/ctest-gpu-bound-$1.log" 2>&1 || status=1
-    end=$(date +%s.%N)
-    python3 -c "print(f'{$end - $start:.2f}')"
-  }
-  # Untimed first: test discovery (DISCOVERY_MODE PRE_TEST) and the first CUDA context of each
-  # binary would otherwise count against the serial run only.
-  timed_ctest warm-up 1 >/dev/null
-  serial=$(timed_ctest serial 1)
-  parallel=$(timed_ctest parallel "$gpus" "${spec_option[@]}" -V)
-  # (Each test ran on the device CTest allocated: tests/fixtures/ctest_allocation_test.cpp.)
-  python3 - "$serial" "$parallel" "$gpus" <<'PY' | tee "$results/ctest-speedup.txt"
-import sys
-serial, parallel, gpus = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-print(f"gpu_bound suite: serial {serial:.2f} s, -j{gpus} with the resource spec {parallel:.2f} s, "
-      f"speed-up {serial / parallel:.2f}x")
-PY
-fi
+bash ci/gpu-bound-speedup.sh "$POLYDEV_BUILD_DIR" "$results" || status=1
 
 echo "== characterization and occupancy of every device"
 "$POLYDEV_BUILD_DIR/framework/polydev" characterize --json >"$results/characterize.json" 2>&1 || true

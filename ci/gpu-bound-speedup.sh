@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# CTest across GPUs: the gpu_bound suite of a build (tests/fixtures/gpu_bound_test.cpp) serially,
+# then with -j <GPUs> and the resource spec (one GPU per entry), and the speed-up. A benchmark of
+# the route the README recommends for multi-GPU machines, not a test: it fails only when an entry
+# fails.
+#   bash ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR
+# Writes RESULTS_DIR/ctest-speedup.txt and the CTest logs beside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:?usage: ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR}"
+results="${2:?usage: ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR}"
+mkdir -p "$results"
+gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)"
+if [[ "$gpus" -lt 1 ]]; then
+  echo "ci/gpu-bound-speedup.sh: no GPU (nvidia-smi -L lists none): nothing to measure"
+  exit 0
+fi
+# shellcheck source=ci/resource-spec-option.sh
+source ci/resource-spec-option.sh
+# Absolute: `ctest --test-dir` changes into the build folder before it reads the file.
+resource_spec_option "$build/framework/polydev" "$(realpath "$build")/polydev_resource_spec.json"
+status=0
+timed_ctest() { # label, parallel level, extra arguments...; prints the wall seconds
+  local start end
+  start=$(date +%s.%N)
+  POLYDEV_GPU_BOUND_SECONDS=1 ctest --test-dir "$build" -L gpu_bound --no-tests=error \
+    --parallel "$2" "${@:3}" >"$results/ctest-gpu-bound-$1.log" 2>&1 || status=1
+  end=$(date +%s.%N)
+  python3 -c "print(f'{$end - $start:.2f}')"
+}
+# Untimed first: test discovery (DISCOVERY_MODE PRE_TEST) and the first CUDA context of each
+# binary would otherwise count against the serial run only.
+timed_ctest warm-up 1 >/dev/null
+serial=$(timed_ctest serial 1)
+parallel=$(timed_ctest parallel "$gpus" "${spec_option[@]}" -V)
+# (Each entry ran on the device CTest allocated: tests/fixtures/ctest_allocation_test.cpp.)
+python3 - "$serial" "$parallel" "$gpus" <<'PY' | tee "$results/ctest-speedup.txt"
+import sys
+serial, parallel, gpus = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+speedup = serial / parallel
+print(f"gpu_bound suite: serial {serial:.2f} s, -j{gpus} with the resource spec {parallel:.2f} s, "
+      f"speed-up {speedup:.2f}x ({speedup / gpus:.2f} of linear)")
+PY
+grep -E "tests passed|Test +#.*(Passed|Failed|Skipped)" "$results/ctest-gpu-bound-parallel.log" || true
+exit "$status"
