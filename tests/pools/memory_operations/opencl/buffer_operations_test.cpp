@@ -15,6 +15,7 @@
 #include "polydev/opencl/fill.hpp"
 #include "polydev/opencl/mapping.hpp"
 #include "polydev/opencl/memory_pool.hpp"
+#include "support/fill_checks.hpp"
 #include "support/opencl_checks.hpp"
 
 namespace {
@@ -27,6 +28,9 @@ using polydev::opencl::PooledBuffer;
 using polydev::opencl::RectRegion;
 using polydev::opencl::RectSide;
 using polydev::opencl::to_end;
+using polydev::testing::pools_support::enqueue_sized_fills;
+using polydev::testing::pools_support::expect_fill_refusals;
+using polydev::testing::pools_support::expect_sized_fills;
 using polydev::testing::pools_support::thrown_message;
 
 // Pooled handles go wherever the operations take a buffer, without spelling out a view.
@@ -303,24 +307,10 @@ TEST_P(OpenCLBufferOperations, FillArgumentsOpenCLWouldRejectAreErrorsThatSayWhy
 // enqueue_fill takes PyOpenCL's order, size before offset, the reverse of enqueue_fill_buffer.
 TEST_P(OpenCLBufferOperations, EnqueueFillFillsPooledAndPlainBuffersBySizeThenOffset) {
   PooledBuffer pooled = pool_->allocate(1000);  // a 1024-byte buffer
-  polydev::opencl::enqueue_fill(queue(), pooled.buffer(), cl_uchar{0xee}).wait();
-  polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{5}).wait();
-  const cl::Event middle = polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{9}, 16, 32);
+  const cl::Event middle = enqueue_sized_fills(queue(), pooled.buffer(), pooled);
   EXPECT_EQ(middle.getInfo<CL_EVENT_COMMAND_TYPE>(),
             static_cast<cl_command_type>(CL_COMMAND_FILL_BUFFER));
-  ASSERT_EQ(middle.wait(), CL_SUCCESS);
-  const cl_ushort half = 0x0a0b;
-  polydev::opencl::enqueue_fill(queue(), pooled, &half, sizeof half, 8, 992).wait();
-
-  const std::vector<unsigned char> bytes = read_all(pooled, 1024);
-  for (std::size_t i = 0; i < 1024; ++i) {
-    cl_uint word = (i >= 32 && i < 48) ? 9u : 5u;
-    const unsigned char expected = i >= 1000 ? 0xee
-                                   : i >= 992
-                                       ? reinterpret_cast<const unsigned char*>(&half)[i % 2]
-                                       : reinterpret_cast<const unsigned char*>(&word)[i % 4];
-    ASSERT_EQ(bytes[i], expected) << "at " << i;
-  }
+  expect_sized_fills(read_all(pooled, 1024).data());
 
   // A plain cl::Buffer is filled over all of its CL_MEM_SIZE.
   cl::Buffer plain(context(), CL_MEM_READ_WRITE, 64);
@@ -330,14 +320,7 @@ TEST_P(OpenCLBufferOperations, EnqueueFillFillsPooledAndPlainBuffersBySizeThenOf
 
 TEST_P(OpenCLBufferOperations, EnqueueFillOnABufferReportsTheErrorsOfEnqueueFillBuffer) {
   PooledBuffer pooled = pool_->allocate(1000);
-  const std::string past = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{1}, 16, 992); });
-  EXPECT_NE(past.find("16 bytes from offset 992 reach past the 1000 bytes"), std::string::npos)
-      << past;
-  const unsigned char three[3] = {1, 2, 3};
-  const std::string odd = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_fill(queue(), pooled, three, sizeof three); });
-  EXPECT_NE(odd.find("a pattern of 3 bytes"), std::string::npos) << odd;
+  expect_fill_refusals(queue(), pooled, "enqueue_fill_buffer");
 }
 
 TEST_P(OpenCLBufferOperations, SlicesAndSubRegionsSeeTheirPartOfThePooledBuffer) {

@@ -20,6 +20,7 @@
 #include "polydev/opencl/inventory.hpp"
 #include "polydev/opencl/mapping.hpp"
 #include "support/opencl_checks.hpp"
+#include "support/svm_test.hpp"
 
 namespace {
 
@@ -31,7 +32,6 @@ using polydev::opencl::SVMAllocation;
 using polydev::opencl::SVMAllocator;
 using polydev::opencl::SVMArray;
 using polydev::opencl::SVMSpan;
-using polydev::testing::pools_support::build_program;
 using polydev::testing::pools_support::thrown_message;
 
 // An array goes wherever the SVM operations take SVM; it is move-only, as its memory has one
@@ -40,37 +40,10 @@ static_assert(std::is_convertible_v<const SVMArray<int>&, SVMSpan>);
 static_assert(!std::is_copy_constructible_v<SVMArray<int>>);
 static_assert(std::is_nothrow_move_constructible_v<SVMArray<int>>);
 
-constexpr const char* kTwiceSource = R"CLC(
-__kernel void twice(__global uint* data) {
-  const size_t i = get_global_id(0);
-  data[i] = 2u * data[i] + 1u;
-}
-)CLC";
-
-class OpenCLSVMEmpty : public polydev::testing::OpenCLTest {
+class OpenCLSVMEmpty : public polydev::testing::pools_support::OpenCLSVMTest {
  protected:
-  // Devices without coarse-grain SVM skip in OpenCLTest::SetUp, with what SVM they have.
-  polydev::testing::Capabilities required_capabilities() const override {
-    return {polydev::testing::svm_coarse_grain_buffer()};
-  }
-
   bool has_fine_grain() const {
     return (descriptor().device.svm_capabilities & polydev::opencl::svm_fine_grain_buffer) != 0;
-  }
-
-  // `data[i] = 2 * data[i] + 1` over `count` words at `ptr`, on the fixture's queue.
-  void run_twice(void* ptr, std::size_t count) {
-    cl::Program program = build_program(context(), device(), kTwiceSource);
-    ASSERT_NE(program(), nullptr);
-    cl::Kernel kernel(program, "twice");
-    ASSERT_EQ(kernel.setArg(0, ptr), CL_SUCCESS);
-    ASSERT_EQ(queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(count)), CL_SUCCESS);
-  }
-
-  // The `count` words of the span, read through a map on the fixture's queue.
-  std::vector<cl_uint> read(const SVMSpan& span, std::size_t count) {
-    MappedRegion region = polydev::opencl::map_svm(queue(), span, CL_MAP_READ);
-    return std::vector<cl_uint>(region.as<cl_uint>(), region.as<cl_uint>() + count);
   }
 
   // What the refusal of fine-grain SVM on this device says about it.

@@ -20,7 +20,9 @@
 #include "polydev/opencl/mapping.hpp"
 #include "polydev/opencl/svm_operations.hpp"
 #include "polydev/opencl/svm_pool.hpp"
+#include "support/fill_checks.hpp"
 #include "support/opencl_checks.hpp"
+#include "support/svm_test.hpp"
 
 namespace {
 
@@ -31,46 +33,21 @@ using polydev::opencl::SVMAllocator;
 using polydev::opencl::SVMPool;
 using polydev::opencl::SVMSpan;
 using polydev::opencl::to_end;
-using polydev::testing::pools_support::build_program;
+using polydev::testing::pools_support::enqueue_sized_fills;
+using polydev::testing::pools_support::expect_fill_refusals;
+using polydev::testing::pools_support::expect_sized_fills;
 using polydev::testing::pools_support::thrown_message;
 
 // Pooled and plain SVM go wherever the operations take SVM, without spelling out a view.
 static_assert(std::is_convertible_v<const PooledSVM&, SVMSpan>);
 static_assert(std::is_convertible_v<const SVMAllocation&, SVMSpan>);
 
-constexpr const char* kTwiceSource = R"CLC(
-__kernel void twice(__global uint* data) {
-  const size_t i = get_global_id(0);
-  data[i] = 2u * data[i] + 1u;
-}
-)CLC";
-
-class OpenCLSVMOperations : public polydev::testing::OpenCLTest {
+class OpenCLSVMOperations : public polydev::testing::pools_support::OpenCLSVMTest {
  protected:
-  // Devices without coarse-grain SVM skip in OpenCLTest::SetUp, with what SVM they have.
-  polydev::testing::Capabilities required_capabilities() const override {
-    return {polydev::testing::svm_coarse_grain_buffer()};
-  }
-
   void SetUp() override {
-    OpenCLTest::SetUp();
+    OpenCLSVMTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     pool_.emplace(SVMAllocator(context(), 0, CL_MEM_READ_WRITE, queue()));
-  }
-
-  // `data[i] = 2 * data[i] + 1` over `count` words at `ptr`, on the fixture's queue.
-  void run_twice(void* ptr, std::size_t count) {
-    cl::Program program = build_program(context(), device(), kTwiceSource);
-    ASSERT_NE(program(), nullptr);
-    cl::Kernel kernel(program, "twice");
-    ASSERT_EQ(kernel.setArg(0, ptr), CL_SUCCESS);
-    ASSERT_EQ(queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(count)), CL_SUCCESS);
-  }
-
-  // The `count` words of the span, read through a map on the fixture's queue.
-  std::vector<cl_uint> read(const SVMSpan& span, std::size_t count) {
-    MappedRegion region = polydev::opencl::map_svm(queue(), span, CL_MAP_READ);
-    return std::vector<cl_uint>(region.as<cl_uint>(), region.as<cl_uint>() + count);
   }
 
   std::optional<SVMPool> pool_;
@@ -125,25 +102,12 @@ TEST_P(OpenCLSVMOperations, MemfillArgumentsOpenCLWouldRejectAreErrorsThatSayWhy
 TEST_P(OpenCLSVMOperations, EnqueueFillFillsPooledBlocksAndAllocationsBySizeThenOffset) {
   PooledSVM pooled = pool_->allocate(1000);  // a 1024-byte block
   SVMSpan whole(pooled.ptr(), 1024);
-  polydev::opencl::enqueue_fill(queue(), whole, cl_uchar{0xee}).wait();
-  polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{5}).wait();
-  const cl::Event middle = polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{9}, 16, 32);
+  const cl::Event middle = enqueue_sized_fills(queue(), whole, pooled);
   EXPECT_EQ(middle.getInfo<CL_EVENT_COMMAND_TYPE>(),
             static_cast<cl_command_type>(CL_COMMAND_SVM_MEMFILL));
-  ASSERT_EQ(middle.wait(), CL_SUCCESS);
-  const cl_ushort half = 0x0a0b;
-  polydev::opencl::enqueue_fill(queue(), pooled, &half, sizeof half, 8, 992).wait();
   {
     MappedRegion region = polydev::opencl::map_svm(queue(), whole, CL_MAP_READ);
-    const auto* bytes = region.as<const unsigned char>();
-    for (std::size_t i = 0; i < 1024; ++i) {
-      cl_uint word = (i >= 32 && i < 48) ? 9u : 5u;
-      const unsigned char expected = i >= 1000 ? 0xee
-                                     : i >= 992
-                                         ? reinterpret_cast<const unsigned char*>(&half)[i % 2]
-                                         : reinterpret_cast<const unsigned char*>(&word)[i % 4];
-      ASSERT_EQ(bytes[i], expected) << "at " << i;
-    }
+    expect_sized_fills(region.as<const unsigned char>());
   }
 
   SVMAllocation allocation(context(), 64, 0, CL_MEM_READ_WRITE, queue());
@@ -153,14 +117,7 @@ TEST_P(OpenCLSVMOperations, EnqueueFillFillsPooledBlocksAndAllocationsBySizeThen
 
 TEST_P(OpenCLSVMOperations, EnqueueFillOnSVMReportsTheErrorsOfEnqueueSVMMemfill) {
   PooledSVM pooled = pool_->allocate(1000);
-  const std::string past = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_fill(queue(), pooled, cl_uint{1}, 16, 992); });
-  EXPECT_NE(past.find("16 bytes from offset 992 reach past the 1000 bytes"), std::string::npos)
-      << past;
-  const unsigned char three[3] = {1, 2, 3};
-  const std::string odd = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_fill(queue(), pooled, three, sizeof three); });
-  EXPECT_NE(odd.find("enqueue_svm_memfill: a pattern of 3 bytes"), std::string::npos) << odd;
+  expect_fill_refusals(queue(), pooled, "enqueue_svm_memfill");
 }
 
 // A block bound to queue A and used on queue B could be reused while B still works on it.
