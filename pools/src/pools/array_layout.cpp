@@ -61,4 +61,22 @@ ArrayLayout make_layout(std::vector<std::size_t> shape, std::size_t itemsize, Or
   return layout;
 }
 
+std::size_t element_offset(const ArrayLayout& layout, const std::size_t* indices, std::size_t count,
+                           const char* who) {
+  if (count != layout.shape.size()) {
+    throw std::out_of_range(std::string(who) + " with " + std::to_string(count) + " indices on a " +
+                            std::to_string(layout.shape.size()) + "-d array");
+  }
+  std::size_t offset = 0;
+  for (std::size_t axis = 0; axis < count; ++axis) {
+    if (indices[axis] >= layout.shape[axis]) {
+      throw std::out_of_range(std::string(who) + ": index " + std::to_string(indices[axis]) +
+                              " of dimension " + std::to_string(axis) + " is beyond its extent " +
+                              std::to_string(layout.shape[axis]));
+    }
+    offset += indices[axis] * layout.strides[axis];
+  }
+  return offset;
+}
+
 }  // namespace polydev::pools

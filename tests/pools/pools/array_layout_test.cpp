@@ -1,6 +1,6 @@
 // The array layout of polydev/pools/array_layout.hpp on values: strides in both orders, 0-d and
-// empty arrays, overflow, and the orders PyOpenCL and PyCUDA accept. Needs no device; OpenCL's
-// `SVMArray` and `HostArrayRef` and CUDA's `HostArray` take their layouts from it.
+// empty arrays, overflow, element offsets, and the orders PyOpenCL and PyCUDA accept. Needs no
+// device; OpenCL's `SVMArray` and `HostArrayRef` and CUDA's `HostArray` take their layouts from it.
 #include "polydev/pools/array_layout.hpp"
 
 #include <gtest/gtest.h>
@@ -89,6 +89,38 @@ TEST(ArrayLayout, DescribesShapesAsNumPyPrintsThem) {
   EXPECT_EQ(polydev::pools::describe_shape({2, 3}), "(2, 3)");
   EXPECT_EQ(polydev::pools::describe_shape({5}), "(5,)");
   EXPECT_EQ(polydev::pools::describe_shape({}), "()");
+}
+
+TEST(ArrayLayout, ElementOffsetsFollowTheStrides) {
+  using polydev::pools::element_offset;
+  const auto c = make_layout({2, 3, 4}, 4, Order::c);
+  const auto f = make_layout({2, 3, 4}, 4, Order::fortran);
+  const std::size_t last[] = {1, 2, 3};
+  EXPECT_EQ(element_offset(c, last, 3, "at"), 92u);
+  EXPECT_EQ(element_offset(f, last, 3, "at"), 92u);
+  const std::size_t second_row[] = {0, 1, 0};
+  EXPECT_EQ(element_offset(c, second_row, 3, "at"), 16u);
+  EXPECT_EQ(element_offset(f, second_row, 3, "at"), 8u);
+  EXPECT_EQ(element_offset(make_layout({}, 8, Order::c), nullptr, 0, "at"), 0u) << "0-d";
+}
+
+TEST(ArrayLayout, ElementOffsetsRefuseWrongIndicesNamingTheCaller) {
+  const auto layout = make_layout({2, 3}, 4, Order::c);
+  const std::size_t one[] = {1};
+  const std::size_t beyond[] = {1, 3};
+  try {
+    polydev::pools::element_offset(layout, one, 1, "Array::at");
+    FAIL() << "one index on a 2-d array accepted";
+  } catch (const std::out_of_range& failure) {
+    EXPECT_EQ(std::string(failure.what()), "Array::at with 1 indices on a 2-d array");
+  }
+  try {
+    polydev::pools::element_offset(layout, beyond, 2, "Array::at");
+    FAIL() << "index 3 of extent 3 accepted";
+  } catch (const std::out_of_range& failure) {
+    EXPECT_EQ(std::string(failure.what()),
+              "Array::at: index 3 of dimension 1 is beyond its extent 3");
+  }
 }
 
 TEST(ParseOrder, AcceptsCAndFInEitherCase) {

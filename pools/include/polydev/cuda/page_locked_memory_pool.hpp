@@ -79,19 +79,8 @@ class HostArray {
   template <typename... Index>
   T& at(Index... index) const {
     const std::array<std::size_t, sizeof...(Index)> indices{static_cast<std::size_t>(index)...};
-    if (indices.size() != ndim()) {
-      throw std::out_of_range("HostArray::at with " + std::to_string(indices.size()) +
-                              " indices on a " + std::to_string(ndim()) + "-d array");
-    }
-    std::size_t offset = 0;
-    for (std::size_t axis = 0; axis < indices.size(); ++axis) {
-      if (indices[axis] >= layout_.shape[axis]) {
-        throw std::out_of_range("HostArray::at: index " + std::to_string(indices[axis]) +
-                                " of dimension " + std::to_string(axis) + " is beyond its extent " +
-                                std::to_string(layout_.shape[axis]));
-      }
-      offset += indices[axis] * layout_.strides[axis];
-    }
+    const std::size_t offset =
+        pools::element_offset(layout_, indices.data(), indices.size(), "HostArray::at");
     return *reinterpret_cast<T*>(static_cast<unsigned char*>(allocation_.ptr()) + offset);
   }
 

@@ -43,4 +43,11 @@ std::string describe_shape(const std::vector<std::size_t>& shape);
 /// even when another extent is 0, so that the strides never overflow).
 ArrayLayout make_layout(std::vector<std::size_t> shape, std::size_t itemsize, Order order);
 
+/// The byte offset, from the first element, of the element at the `count` indices at `indices`
+/// (one per dimension of `layout`, none for a 0-d array): the `at(i, j, ...)` of the typed arrays.
+/// @throws std::out_of_range "<who> with <n> indices on a <d>-d array" for a wrong number of
+/// indices, "<who>: index <i> of dimension <k> is beyond its extent <e>" for an index beyond it.
+std::size_t element_offset(const ArrayLayout& layout, const std::size_t* indices, std::size_t count,
+                           const char* who);
+
 }  // namespace polydev::pools
