@@ -32,6 +32,11 @@ inline cl::Program build_program(const cl::Context& context, const cl::Device& d
   return program;
 }
 
+// Whether `text` (a message) has `part` in it.
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 // The message of the exception of type `Exception` that `action` throws; a failure when it throws
 // nothing or something else.
 template <typename Exception>

@@ -17,6 +17,7 @@
 #include "polydev/opencl/memory_pool.hpp"
 #include "support/fill_checks.hpp"
 #include "support/opencl_checks.hpp"
+#include "support/word_grid.hpp"
 
 namespace {
 
@@ -31,34 +32,12 @@ using polydev::opencl::to_end;
 using polydev::testing::pools_support::enqueue_sized_fills;
 using polydev::testing::pools_support::expect_fill_refusals;
 using polydev::testing::pools_support::expect_sized_fills;
+using polydev::testing::pools_support::Grid;
 using polydev::testing::pools_support::thrown_message;
 
 // Pooled handles go wherever the operations take a buffer, without spelling out a view.
 static_assert(std::is_convertible_v<const PooledBuffer&, BufferSpan>);
 static_assert(std::is_convertible_v<const cl::Buffer&, BufferSpan>);
-
-// A C-order array of `cl_uint` of shape (slices, rows, columns) in host memory, for checking boxes.
-struct Grid {
-  std::size_t slices;
-  std::size_t rows;
-  std::size_t columns;
-  std::vector<cl_uint> values;
-
-  Grid(std::size_t d, std::size_t h, std::size_t w, cl_uint first)
-      : slices(d), rows(h), columns(w), values(d * h * w) {
-    std::iota(values.begin(), values.end(), first);
-  }
-  cl_uint& at(std::size_t z, std::size_t y, std::size_t x) {
-    return values[(z * rows + y) * columns + x];
-  }
-  std::size_t bytes() const { return values.size() * sizeof(cl_uint); }
-  std::size_t row_pitch() const { return columns * sizeof(cl_uint); }
-  std::size_t slice_pitch() const { return rows * row_pitch(); }
-  // The side of a box at element (x, y, z) of this grid.
-  RectSide side(std::size_t x, std::size_t y, std::size_t z) const {
-    return RectSide{{x * sizeof(cl_uint), y, z}, row_pitch(), slice_pitch()};
-  }
-};
 
 constexpr cl_uint kWord = sizeof(cl_uint);
 

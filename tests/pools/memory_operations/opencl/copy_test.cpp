@@ -21,6 +21,7 @@
 #include "polydev/opencl/svm_pool.hpp"
 #include "pools/memory_operations/opencl/wait_gate.hpp"
 #include "support/opencl_checks.hpp"
+#include "support/word_grid.hpp"
 
 namespace {
 
@@ -38,8 +39,10 @@ using polydev::opencl::RectSide;
 using polydev::opencl::SVMAllocator;
 using polydev::opencl::SVMPool;
 using polydev::opencl::SVMSpan;
+using polydev::testing::pools_support::contains;
 using polydev::testing::pools_support::execution_status;
 using polydev::testing::pools_support::Gate;
+using polydev::testing::pools_support::Grid;
 using polydev::testing::pools_support::kRunsAtEnqueue;
 using polydev::testing::pools_support::runs_commands_at_enqueue;
 using polydev::testing::pools_support::thrown_message;
@@ -57,10 +60,6 @@ std::vector<cl_uint> iota_words(std::size_t count, cl_uint first) {
   std::vector<cl_uint> words(count);
   std::iota(words.begin(), words.end(), first);
   return words;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 class OpenCLCopy : public polydev::testing::OpenCLTest {
@@ -344,25 +343,6 @@ TEST_P(OpenCLCopy, BufferToBufferRangesAreCheckedAgainstTheRequests) {
   const cl::Buffer second = polydev::opencl::sub_region(big, align, 2 * align);
   EXPECT_THROW(enqueue_copy(queue(), second, first, align, align / 2, 0), std::invalid_argument);
 }
-
-// A C-order grid of words of shape (slices, rows, columns), for rectangular copies.
-struct Grid {
-  std::size_t slices;
-  std::size_t rows;
-  std::size_t columns;
-  std::vector<cl_uint> values;
-
-  Grid(std::size_t d, std::size_t h, std::size_t w, cl_uint first)
-      : slices(d), rows(h), columns(w), values(iota_words(d * h * w, first)) {}
-  cl_uint& at(std::size_t z, std::size_t y, std::size_t x) {
-    return values[(z * rows + y) * columns + x];
-  }
-  std::size_t bytes() const { return values.size() * kWord; }
-  // The side of a box at element (x, y, z).
-  RectSide side(std::size_t x, std::size_t y, std::size_t z) const {
-    return RectSide{{x * kWord, y, z}, columns * kWord, rows * columns * kWord};
-  }
-};
 
 TEST_P(OpenCLCopy, RectangularCopiesMoveBoxesBetweenHostAndBuffers) {
   Grid device_grid(3, 4, 5, 0);

@@ -27,6 +27,7 @@ using polydev::opencl::ImmediateAllocator;
 using polydev::opencl::MemoryPool;
 using polydev::opencl::Order;
 using polydev::opencl::PooledBuffer;
+using polydev::testing::pools_support::contains;
 using polydev::testing::pools_support::execution_status;
 using polydev::testing::pools_support::Gate;
 using polydev::testing::pools_support::kRunsAtEnqueue;
@@ -34,10 +35,6 @@ using polydev::testing::pools_support::runs_commands_at_enqueue;
 using polydev::testing::pools_support::thrown_message;
 
 constexpr std::size_t kWord = sizeof(cl_uint);
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 class OpenCLMemoryObject : public polydev::testing::OpenCLTest {
  protected:
