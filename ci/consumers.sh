@@ -14,43 +14,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-${POLYDEV_BUILD_DIR:-}}"
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/polydev-consumers.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-prefix="$work/prefix"
-# shellcheck source=ci/pocl-env.sh
-source ci/pocl-env.sh
-export POCL_CACHE_DIR="$work/pocl-cache"
-export POLYDEV_REQUIRE_DEVICES=opencl
+# shellcheck source=ci/lib/installed-package.sh
+source ci/lib/installed-package.sh
 # Consumers compile polydev's public headers with strict warnings of their own.
 consumer_options=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
   "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Wpedantic -Werror")
 
-fail() {
-  echo "ci/consumers.sh: $*" >&2
-  exit 1
-}
-
-# logged LOG COMMAND...: runs COMMAND with its output in LOG, shown only when it fails.
-logged() {
-  local log=$1
-  shift
-  if ! "$@" >"$log" 2>&1; then
-    cat "$log" >&2
-    fail "failed: $*"
-  fi
-}
-
-if [[ -n "$build" ]]; then
-  [[ -f "$build/polydevConfig.cmake" ]] || fail "$build is no polydev build folder (build it first)"
-  echo "== install polydev from $build"
-else
-  echo "== build polydev (tests off) and install it"
-  build="$work/polydev"
-  logged "$work/configure.log" cmake -S . -B "$build" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOLYDEV_WERROR=ON -DPOLYDEV_BUILD_TESTS=OFF
-  logged "$work/build.log" cmake --build "$build" --parallel "$(nproc)"
-fi
-logged "$work/install.log" cmake --install "$build" --prefix "$prefix"
+install_polydev "$build"
 
 # The devices the tests must run on, by key, from the installed tool.
 "$prefix/bin/polydev" devices --json >"$work/devices.json"
@@ -215,7 +185,7 @@ consumer() {
 consumer find_package tests/consumer/find_package "-DCMAKE_PREFIX_PATH=$prefix"
 allocates_devices "$work/find_package"
 # The same project on the build folder's own package (export()), nothing installed.
-consumer build_tree tests/consumer/find_package "-Dpolydev_DIR=$(realpath "$build")"
+consumer build_tree tests/consumer/find_package "-Dpolydev_DIR=$(realpath "$polydev_build")"
 # polydev's source: its tool is built for the test binary that polydev_discover_device_tests
 # registers, which then asks CTest for its device.
 consumer add_subdirectory tests/consumer/add_subdirectory -DPOLYDEV_CONSUMER_VIA=add_subdirectory

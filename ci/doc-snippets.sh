@@ -21,28 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-${POLYDEV_BUILD_DIR:-}}"
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/polydev-doc-snippets.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-prefix="$work/prefix"
-# shellcheck source=ci/pocl-env.sh
-source ci/pocl-env.sh
-export POCL_CACHE_DIR="$work/pocl-cache"
-export POLYDEV_REQUIRE_DEVICES=opencl
-
-fail() {
-  echo "ci/doc-snippets.sh: $*" >&2
-  exit 1
-}
-
-# logged LOG COMMAND...: runs COMMAND with its output in LOG, shown only when it fails.
-logged() {
-  local log=$1
-  shift
-  if ! "$@" >"$log" 2>&1; then
-    cat "$log" >&2
-    fail "failed: $*"
-  fi
-}
+# shellcheck source=ci/lib/installed-package.sh
+source ci/lib/installed-package.sh
 
 # Extracts the marked blocks: one folder per project under $work/projects, and a line per project
 # in $work/projects.txt: folder, page:line, requires.
@@ -128,17 +108,7 @@ with open(os.path.join(work, "projects.txt"), "w") as out:
     out.write("\n".join(listing) + "\n")
 PY
 
-if [[ -n "$build" ]]; then
-  [[ -f "$build/polydevConfig.cmake" ]] || fail "$build is no polydev build folder (build it first)"
-  echo "== install polydev from $build"
-else
-  echo "== build polydev (tests off) and install it"
-  build="$work/polydev"
-  logged "$work/configure.log" cmake -S . -B "$build" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOLYDEV_WERROR=ON -DPOLYDEV_BUILD_TESTS=OFF
-  logged "$work/build.log" cmake --build "$build" --parallel "$(nproc)"
-fi
-logged "$work/install.log" cmake --install "$build" --prefix "$prefix"
+install_polydev "$build"
 config="$(find "$prefix" -name polydevConfig.cmake)"
 has_backend() {
   grep -q "^set(polydev_HAS_$1 ON)" "$config"
