@@ -6,7 +6,6 @@
 #include <string>
 
 #include "operations_support.hpp"
-#include "polydev/opencl/detail/svm_operations.hpp"
 #include "polydev/opencl/error.hpp"
 
 namespace polydev::opencl {
@@ -120,12 +119,8 @@ cl::Event enqueue_migrate_mem_objects(const cl::CommandQueue& queue,
     }
     lists->handles.push_back(mem_objects[i]());
   }
-  cl::Device device;
-  check(queue.getInfo(CL_QUEUE_DEVICE, &device), "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
-  std::string version;
-  check(device.getInfo(CL_DEVICE_VERSION, &version), "clGetDeviceInfo", "CL_DEVICE_VERSION");
-  detail::require_opencl_version(version, detail::device_name(device), 1, 2,
-                                 "enqueue_migrate_mem_objects (clEnqueueMigrateMemObjects)");
+  detail::require_queue_opencl_version(queue, 1, 2,
+                                       "enqueue_migrate_mem_objects (clEnqueueMigrateMemObjects)");
   if (lists->handles.empty()) return detail::enqueue_marker(queue, wait_for, false, who);
   for (const cl::Event& event : wait_for) lists->waits.push_back(event());
   cl::Event done;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "polydev/error.hpp"
+#include "polydev/opencl/detail/svm_operations.hpp"
 #include "polydev/opencl/error.hpp"
 
 namespace polydev::opencl::detail {
@@ -61,6 +62,15 @@ std::string device_name(const cl::Device& device) {
   if (device.getInfo(CL_DEVICE_NAME, &name) != CL_SUCCESS) return "(unnamed)";
   while (!name.empty() && name.back() == '\0') name.pop_back();
   return name;
+}
+
+void require_queue_opencl_version(const cl::CommandQueue& queue, int major, int minor,
+                                  const char* who) {
+  cl::Device device;
+  check(queue.getInfo(CL_QUEUE_DEVICE, &device), "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
+  std::string version;
+  check(device.getInfo(CL_DEVICE_VERSION, &version), "clGetDeviceInfo", "CL_DEVICE_VERSION");
+  require_opencl_version(version, device_name(device), major, minor, who);
 }
 
 std::vector<cl::Device> context_devices(const cl::Context& context) {

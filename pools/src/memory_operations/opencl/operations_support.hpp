@@ -40,6 +40,11 @@ std::size_t checked_mul(std::size_t a, std::size_t b, const char* who, const cha
 // `CL_DEVICE_NAME`, or "(unnamed)" when the query fails (used in messages only).
 std::string device_name(const cl::Device& device);
 
+// require_opencl_version (polydev/opencl/detail/svm_operations.hpp) for the device of `queue`.
+// @throws polydev::backend_error when the device or its version cannot be queried.
+void require_queue_opencl_version(const cl::CommandQueue& queue, int major, int minor,
+                                  const char* who);
+
 // The devices of `context`. @throws polydev::backend_error
 std::vector<cl::Device> context_devices(const cl::Context& context);
 

@@ -134,12 +134,7 @@ cl::Event enqueue_svm_migrate(const cl::CommandQueue& queue, const std::vector<S
                               cl_mem_migration_flags flags,
                               const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_svm_migrate";
-  cl::Device device;
-  check(queue.getInfo(CL_QUEUE_DEVICE, &device), "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
-  std::string version;
-  check(device.getInfo(CL_DEVICE_VERSION, &version), "clGetDeviceInfo", "CL_DEVICE_VERSION");
-  detail::require_opencl_version(version, detail::device_name(device), 2, 1,
-                                 "enqueue_svm_migrate (clEnqueueSVMMigrateMem)");
+  detail::require_queue_opencl_version(queue, 2, 1, "enqueue_svm_migrate (clEnqueueSVMMigrateMem)");
   std::vector<const void*> pointers;
   std::vector<std::size_t> sizes;
   for (const SVMSpan& span : spans) {
