@@ -4,15 +4,16 @@
 // tests/bench/run/fixture-overhead.sh times both runs on the same devices
 // (docs/performance.md, "Fixture overhead").
 //
-// FixtureOverhead is the suite that is compared: each test uses the fixture's context() and
-// queue(), which are made per test (like PyOpenCL's ctx_factory()), and builds its program through
-// build_program, which builds a program once per context and takes a new context's program from
-// the binary cache (binary_cache.hpp) once any context on a device like it has built it. The script
-// also times this suite with POLYDEV_NO_CACHE=1: every context builds from source.
+// FixtureOverhead is the suite that is compared: each test makes a context of its own with
+// make_context() and a queue on it, as PyOpenCL's ctx_factory() gives each test a new context, and
+// builds its program through build_program, which builds a program once per context and takes a
+// new context's program from the binary cache (binary_cache.hpp) once any context on a device like
+// it has built it. The script also times this suite with POLYDEV_NO_CACHE=1: every context builds
+// from source.
 //
 // One variant measures what else would change the result, with the same 100 tests:
-//  - FixtureOverheadSharedContext: one context and queue per device for the whole process, so
-//    build_program builds the program once per device.
+//  - FixtureOverheadSharedContext: the fixture's context() and queue(), which the tests of a device
+//    share in a process, so build_program builds the program once per device.
 // FixtureOverheadCosts measures and prints what one test spends on each step; it asserts nothing
 // about time. The timed runs select one suite each with --gtest_filter.
 #include <algorithm>
@@ -20,11 +21,9 @@
 #include <cstddef>
 #include <cstdio>
 #include <map>
-#include <mutex>
 #include <polydev/gtest.hpp>
 #include <polydev/opencl/program_cache.hpp>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -66,25 +65,16 @@ void check_twice(const cl::Context& context, const cl::CommandQueue& queue,
 class FixtureOverhead : public polydev::testing::OpenCLTest {
  protected:
   void run_one(int index) {
-    check_twice(context(), queue(), polydev::opencl::build_program(context(), kSource), index);
+    const cl::Context context = make_context();
+    const cl::CommandQueue queue(context, device());
+    check_twice(context, queue, polydev::opencl::build_program(context, kSource), index);
   }
 };
 
 class FixtureOverheadSharedContext : public polydev::testing::OpenCLTest {
  protected:
   void run_one(int index) {
-    static std::mutex mutex;
-    static auto* shared = new std::map<std::string, std::pair<cl::Context, cl::CommandQueue>>;
-    std::unique_lock<std::mutex> lock(mutex);
-    auto found = shared->find(GetParam().name);
-    if (found == shared->end()) {
-      cl::Context context = make_context();
-      cl::CommandQueue queue(context, device());
-      found = shared->emplace(GetParam().name, std::make_pair(context, queue)).first;
-    }
-    const auto [context, queue] = found->second;
-    lock.unlock();
-    check_twice(context, queue, polydev::opencl::build_program(context, kSource), index);
+    check_twice(context(), queue(), polydev::opencl::build_program(context(), kSource), index);
   }
 };
 

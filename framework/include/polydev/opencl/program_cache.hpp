@@ -16,8 +16,8 @@ namespace polydev::opencl {
 ///
 /// A first call on a new context takes the program from the binaries of the process-wide
 /// `ProgramBinaryCache` (binary_cache.hpp) when it has one for every device of the context, which
-/// spares the compiler: the fixtures make a new context per test, so on most drivers this is what
-/// makes the second and later tests of a program cheap. Otherwise it builds from source and keeps
+/// spares the compiler: on most drivers this is what makes a program cheap for the second and later
+/// contexts of a run (tests that make their own with `make_context()`, each process of a suite). Otherwise it builds from source and keeps
 /// the binaries. A binary the driver refuses is dropped and the program built from source.
 ///
 /// The cache holds the program and, through it, the context until `clear_first_arg_caches()`;
