@@ -17,8 +17,9 @@ namespace polydev::opencl {
 /// A first call on a new context takes the program from the binaries of the process-wide
 /// `ProgramBinaryCache` (binary_cache.hpp) when it has one for every device of the context, which
 /// spares the compiler: on most drivers this is what makes a program cheap for the second and later
-/// contexts of a run (tests that make their own with `make_context()`, each process of a suite). Otherwise it builds from source and keeps
-/// the binaries. A binary the driver refuses is dropped and the program built from source.
+/// contexts of a run (tests that make their own with `make_context()`, each process of a suite).
+/// Otherwise it builds from source and keeps the binaries. A binary the driver refuses is dropped
+/// and the program built from source.
 ///
 /// The cache holds the program and, through it, the context until `clear_first_arg_caches()`;
 /// the fixtures' context factory (`polydev::opencl::create_context`) clears it before it makes a
