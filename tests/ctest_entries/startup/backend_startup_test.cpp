@@ -246,17 +246,18 @@ TEST(RunsNoTestOf, ACTestAllocationOfTheOtherBackendsDevices) {
             "CTest allocated no CUDA device to this test (none)");
 }
 
+// Whether a process with `filter` and no other input runs no test of `backend`.
+bool none_of(const char* backend, const std::string& filter) {
+  return polydev::testing::runs_no_test_of(backend, filter, SelectionInputs{}).has_value();
+}
+
 TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
-  const SelectionInputs inputs;
-  const auto none_of = [&](const char* backend, const std::string& filter) {
-    return polydev::testing::runs_no_test_of(backend, filter, inputs).has_value();
-  };
   EXPECT_TRUE(none_of("cuda", "*/opencl_pocl_cpu_0"));
   EXPECT_TRUE(none_of("cuda", "OpenCL/Saxpy.Runs/opencl_pocl_cpu_0:*/no_opencl_device"));
   EXPECT_TRUE(none_of("cuda", "*/opencl_selector_error-*/opencl_x"));
   EXPECT_TRUE(none_of("opencl", "*/cuda_nvidia_h100_pci_00_01"));
   EXPECT_TRUE(none_of("opencl", "CUDA/VectorAdd.Runs/no_cuda_device"));
-  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*/no_cuda_device", inputs),
+  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*/no_cuda_device", SelectionInputs{}),
             "--gtest_filter='*/no_cuda_device' names no OpenCL test");
   // Anything that may name an instance of the backend enumerates it.
   EXPECT_FALSE(none_of("cuda", "*"));
@@ -269,10 +270,6 @@ TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
 }
 
 TEST(RunsNoTestOf, AFilterOfDevicesCombinedWithUserParametersOfTheOtherBackendOnly) {
-  const SelectionInputs inputs;
-  const auto none_of = [&](const char* backend, const std::string& filter) {
-    return polydev::testing::runs_no_test_of(backend, filter, inputs).has_value();
-  };
   // The filter of a device's CTest entry, and an instance that combines the device with values.
   EXPECT_TRUE(none_of("cuda", "*/opencl_pocl_cpu_0:*__opencl_pocl_cpu_0"));
   EXPECT_TRUE(none_of("cuda", "OpenCL/Scale.Runs/1000_float__opencl_pocl_cpu_0"));
