@@ -7,6 +7,7 @@
 
 #include "opencl/device_type_name.hpp"
 #include "polydev/opencl/error.hpp"
+#include "polydev/opencl/program_cache.hpp"
 #include "polydev/opencl/system.hpp"
 
 namespace polydev::opencl {
@@ -92,21 +93,15 @@ cl::Context probe_context(const cl::Device& device, const cl::Context* context) 
   return made;
 }
 
+// The probe's kernel, built for every device of the context as PyOpenCL's characterize builds it.
+// The probes are the same few sources each time, so the binary cache serves every build after the
+// first on a kind of device; the program is not kept, nor the context with it.
 cl::Kernel probe_kernel(const cl::Device& device, const cl::Context* context, const char* source,
                         const char* kernel_name) {
-  const cl::Context built_in = probe_context(device, context);
+  const cl::Program program = build_program_once(probe_context(device, context), source);
   cl_int status = CL_SUCCESS;
-  cl::Program program(built_in, source, /*build=*/false, &status);
-  check(status, "clCreateProgramWithSource", "characterization probe");
-  status = program.build({device});
-  if (status != CL_SUCCESS) {
-    check(status, "clBuildProgram",
-          std::string("characterization probe '") + kernel_name + "' on '" +
-              device.getInfo<CL_DEVICE_NAME>() + "'; build log:\n" +
-              program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device));
-  }
   cl::Kernel kernel(program, kernel_name, &status);
-  check(status, "clCreateKernel", kernel_name);
+  check(status, "clCreateKernel", std::string("characterization probe '") + kernel_name + "'");
   return kernel;
 }
 

@@ -98,6 +98,11 @@ cl::Program build_program(const cl::Context& context, const std::string& source,
   return program_cache()(context, source, options);
 }
 
+cl::Program build_program_once(const cl::Context& context, const std::string& source,
+                               const std::string& options) {
+  return build_uncached(context, source, options);
+}
+
 std::size_t cached_program_count() { return program_cache().size(); }
 
 }  // namespace polydev::opencl

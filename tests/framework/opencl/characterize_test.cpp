@@ -10,6 +10,9 @@
 
 #include "polydev/cuda/inventory.hpp"
 #include "polydev/error.hpp"
+#include "polydev/opencl/binary_cache.hpp"
+#include "polydev/opencl/characterize_device.hpp"
+#include "polydev/opencl/program_cache.hpp"
 
 namespace {
 
@@ -94,6 +97,21 @@ TEST_P(Characterize, FastInaccurateBuildOptionsAreAcceptedByTheCompiler) {
   const std::string& vendor = descriptor().device.vendor;
   const bool strict = vendor.rfind("NVIDIA", 0) == 0 || vendor.rfind("Advanced Micro", 0) == 0;
   EXPECT_EQ(options.back() == "-cl-strict-aliasing", strict) << vendor;
+}
+
+// A probe is built like any program of the process: after its first build on a kind of device the
+// binary cache serves it, and no program (nor context) is kept for it.
+TEST_P(Characterize, ProbesAreServedByTheBinaryCacheAndKeepNoProgram) {
+  pc::ProgramBinaryCache* binaries = pc::process_binary_cache();
+  if (binaries == nullptr) GTEST_SKIP() << "POLYDEV_NO_CACHE=1: no binary cache serves the probes";
+  const std::size_t kept = pc::cached_program_count();
+  const std::size_t multiple = pc::kernel_preferred_work_group_size_multiple(device());
+  const pc::ProgramBinaryCache::Statistics before = binaries->statistics();
+  EXPECT_EQ(pc::kernel_preferred_work_group_size_multiple(device()), multiple);
+  const pc::ProgramBinaryCache::Statistics after = binaries->statistics();
+  EXPECT_EQ(after.misses, before.misses) << "the second probe was built from source";
+  EXPECT_GT(after.memory_hits + after.file_hits, before.memory_hits + before.file_hits);
+  EXPECT_EQ(pc::cached_program_count(), kept);
 }
 
 TEST_P(Characterize, ReasonableWorkGroupSizeMultipleMatchesTheKernelQuery) {

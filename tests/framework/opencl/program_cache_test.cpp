@@ -1,5 +1,6 @@
 // The compiled-program cache on every device: one build per (context, source, options), failed
-// builds not cached, and the fixtures' context factory clearing it (and releasing the context).
+// builds not cached, the fixtures' context factory clearing it (and releasing the context), and
+// build_program_once, which keeps nothing and takes the binary cache's binaries.
 #include "polydev/opencl/program_cache.hpp"
 
 #include <polydev/gtest.hpp>
@@ -7,6 +8,7 @@
 
 #include "polydev/caches.hpp"
 #include "polydev/error.hpp"
+#include "polydev/opencl/binary_cache.hpp"
 
 namespace {
 
@@ -98,6 +100,34 @@ TEST_P(ProgramCache, ClearFirstArgCachesEmptiesIt) {
   EXPECT_EQ(polydev::opencl::cached_program_count(), 1u);
   polydev::clear_first_arg_caches();
   EXPECT_EQ(polydev::opencl::cached_program_count(), 0u);
+}
+
+TEST_P(ProgramCache, BuildProgramOnceKeepsNothingAndAnotherContextGetsTheCachedBinary) {
+  polydev::opencl::ProgramBinaryCache* binaries = polydev::opencl::process_binary_cache();
+  if (binaries == nullptr) GTEST_SKIP() << "POLYDEV_NO_CACHE=1: no binary cache serves the build";
+  const cl::Context context = make_context();
+  const std::string source = std::string(kSource) + "\n// built once per context\n";
+  const cl::Program first = polydev::opencl::build_program_once(context, source);
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 0u);
+  const polydev::opencl::ProgramBinaryCache::Statistics before = binaries->statistics();
+  const cl::Context other(device());
+  const cl::Program second = polydev::opencl::build_program_once(other, source);
+  const polydev::opencl::ProgramBinaryCache::Statistics after = binaries->statistics();
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 0u);
+  EXPECT_EQ(second.getInfo<CL_PROGRAM_CONTEXT>()(), other());
+  EXPECT_NE(second(), first());
+  EXPECT_EQ(after.misses, before.misses) << "the second build was from source";
+  EXPECT_GT(after.memory_hits + after.file_hits, before.memory_hits + before.file_hits);
+  // The program from the binary runs.
+  cl::Kernel kernel(second, "fill");
+  cl::Buffer out(other, CL_MEM_WRITE_ONLY, sizeof(int));
+  kernel.setArg(0, out);
+  kernel.setArg(1, 7);
+  cl::CommandQueue queue(other, device());
+  ASSERT_EQ(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1)), CL_SUCCESS);
+  int value = 0;
+  ASSERT_EQ(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof(value), &value), CL_SUCCESS);
+  EXPECT_EQ(value, 7);
 }
 
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(ProgramCache);

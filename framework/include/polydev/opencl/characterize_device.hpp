@@ -24,9 +24,11 @@ DeviceFacts query_device_facts(const cl::Device& device);
 
 /// The facts with the kernel probes that the rules need for this device (none on most devices;
 /// the work-group multiple probe when there is no `CL_DEVICE_WARP_SIZE_NV`; the struct-argument
-/// probe on PoCL 0.14). Probes build in `context` when given (it must contain `device`), else in
-/// a new context on `device` alone.
+/// probe on PoCL 0.14). Probes build in `context` when given (it must contain `device`; they are
+/// built for all of its devices), else in a new context on `device` alone, through
+/// `build_program_once`: from the process's binary cache after the first build on a kind of device.
 /// @throws polydev::backend_error when a probe cannot be built or queried.
+/// @throws polydev::error when `POLYDEV_NO_CACHE` is invalid (see binary_cache.hpp).
 DeviceFacts query_device_facts_with_probes(const cl::Device& device,
                                            const cl::Context* context = nullptr);
 

@@ -29,6 +29,14 @@ namespace polydev::opencl {
 cl::Program build_program(const cl::Context& context, const std::string& source,
                           const std::string& options = {});
 
+/// The program built from `source` with `options` for every device of `context` as
+/// `build_program` builds it on a first call (from the binaries of the process-wide
+/// `ProgramBinaryCache` when it has them, else from source, keeping the binaries), but not kept
+/// for later calls: for a program used once, such as a characterization probe, whose context the
+/// cache must not hold. @throws the same as `build_program`.
+cl::Program build_program_once(const cl::Context& context, const std::string& source,
+                               const std::string& options = {});
+
 /// How many programs the cache holds now (for tests and diagnostics).
 std::size_t cached_program_count();
 
