@@ -175,6 +175,26 @@ TEST_F(CharacterizeCommand, CacheBasedCpuBankCountIsAnErrorInTheReportNotAFailur
   GTEST_SKIP() << "no PoCL CPU device on this machine";
 }
 
+// The kernel probes are built through the binary cache, which reads its setting then: a value that
+// is not understood fails a device that needs a probe (PoCL's have no CL_DEVICE_WARP_SIZE_NV), with
+// the setting's own message.
+TEST_F(CharacterizeCommand, AnInvalidNoCacheSettingFailsADeviceThatNeedsAProbeWithItsMessage) {
+  for (const auto& platform : polydev::opencl::system_inventory().platforms) {
+    if (platform.name != "Portable Computing Language" || platform.devices.empty()) continue;
+    const auto& device = platform.devices.front();
+    const ProcessResult result = polydev::test_support::run_process(
+        {POLYDEV_TOOL, "characterize", device.key}, {{"PYOPENCL_TEST", std::nullopt},
+                                                     {"CUDA_DEVICE", std::nullopt},
+                                                     {"POLYDEV_NO_CACHE", "maybe"}});
+    EXPECT_EQ(result.exit_code, 1) << result.output;
+    EXPECT_THAT(result.output, HasSubstr(device.key + ": '" + device.name +
+                                         "' (opencl)\n  cannot characterize: POLYDEV_NO_CACHE="
+                                         "'maybe' is not understood: use 1 "));
+    return;
+  }
+  GTEST_SKIP() << "no PoCL device on this machine, and only its devices need a probe";
+}
+
 TEST(CharacterizeCommandErrors, UnknownKeyListsTheKnownOnes) {
   const ProcessResult result = characterize({"opencl_no_such_device_0"});
   EXPECT_EQ(result.exit_code, 2) << result.output;
