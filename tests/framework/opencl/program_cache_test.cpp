@@ -22,6 +22,21 @@ cl_uint reference_count(const cl::Context& context) {
   return context.getInfo<CL_CONTEXT_REFERENCE_COUNT>();
 }
 
+// Runs `program`'s kernel `fill` with `value` on 16 work items of `device` in `context`, and checks
+// every element written: the program really was built for the device.
+void expect_fills(const cl::Program& program, const cl::Context& context, const cl::Device& device,
+                  int value) {
+  cl::Kernel kernel(program, "fill");
+  cl::Buffer out(context, CL_MEM_WRITE_ONLY, 16 * sizeof(int));
+  kernel.setArg(0, out);
+  kernel.setArg(1, value);
+  cl::CommandQueue queue(context, device);
+  ASSERT_EQ(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(16)), CL_SUCCESS);
+  int values[16] = {};
+  ASSERT_EQ(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof(values), values), CL_SUCCESS);
+  for (int written : values) EXPECT_EQ(written, value);
+}
+
 TEST_P(ProgramCache, BuildsOncePerContextSourceAndOptions) {
   const cl::Context context = make_context();
   ASSERT_EQ(polydev::opencl::cached_program_count(), 0u) << "make_context() clears the cache";
@@ -41,15 +56,7 @@ TEST_P(ProgramCache, BuildsOncePerContextSourceAndOptions) {
   EXPECT_EQ(polydev::opencl::build_program(same_handle, kSource)(), first());
 
   // The cached program really is built for this device and runs.
-  cl::Kernel kernel(first, "fill");
-  cl::Buffer out(context, CL_MEM_WRITE_ONLY, 16 * sizeof(int));
-  kernel.setArg(0, out);
-  kernel.setArg(1, 42);
-  cl::CommandQueue queue(context, device());
-  ASSERT_EQ(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(16)), CL_SUCCESS);
-  int values[16] = {};
-  ASSERT_EQ(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof(values), values), CL_SUCCESS);
-  for (int value : values) EXPECT_EQ(value, 42);
+  expect_fills(first, context, device(), 42);
 }
 
 TEST_P(ProgramCache, ADifferentContextGetsItsOwnProgram) {
@@ -119,15 +126,7 @@ TEST_P(ProgramCache, BuildProgramOnceKeepsNothingAndAnotherContextGetsTheCachedB
   EXPECT_EQ(after.misses, before.misses) << "the second build was from source";
   EXPECT_GT(after.memory_hits + after.file_hits, before.memory_hits + before.file_hits);
   // The program from the binary runs.
-  cl::Kernel kernel(second, "fill");
-  cl::Buffer out(other, CL_MEM_WRITE_ONLY, sizeof(int));
-  kernel.setArg(0, out);
-  kernel.setArg(1, 7);
-  cl::CommandQueue queue(other, device());
-  ASSERT_EQ(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1)), CL_SUCCESS);
-  int value = 0;
-  ASSERT_EQ(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof(value), &value), CL_SUCCESS);
-  EXPECT_EQ(value, 7);
+  expect_fills(second, other, device(), 7);
 }
 
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(ProgramCache);

@@ -4,9 +4,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <optional>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "polydev/cuda/device_data.hpp"
@@ -42,11 +44,15 @@ constexpr const char* kFunctions[] = {
     "has_src_build_cache",
 };
 
+// `polydev characterize arguments...` with PYOPENCL_TEST as given, CUDA_DEVICE unset and `changes`
+// made to the environment.
 ProcessResult characterize(std::vector<std::string> arguments,
-                           std::optional<std::string> pyopencl_test = std::nullopt) {
+                           std::optional<std::string> pyopencl_test = std::nullopt,
+                           std::map<std::string, std::optional<std::string>> changes = {}) {
   arguments.insert(arguments.begin(), {POLYDEV_TOOL, "characterize"});
-  return polydev::test_support::run_process(
-      arguments, {{"PYOPENCL_TEST", pyopencl_test}, {"CUDA_DEVICE", std::nullopt}});
+  changes["PYOPENCL_TEST"] = std::move(pyopencl_test);
+  changes["CUDA_DEVICE"] = std::nullopt;
+  return polydev::test_support::run_process(arguments, changes);
 }
 
 int occurrences(const std::string& text, const std::string& needle) {
@@ -182,10 +188,8 @@ TEST_F(CharacterizeCommand, AnInvalidNoCacheSettingFailsADeviceThatNeedsAProbeWi
   for (const auto& platform : polydev::opencl::system_inventory().platforms) {
     if (platform.name != "Portable Computing Language" || platform.devices.empty()) continue;
     const auto& device = platform.devices.front();
-    const ProcessResult result = polydev::test_support::run_process(
-        {POLYDEV_TOOL, "characterize", device.key}, {{"PYOPENCL_TEST", std::nullopt},
-                                                     {"CUDA_DEVICE", std::nullopt},
-                                                     {"POLYDEV_NO_CACHE", "maybe"}});
+    const ProcessResult result =
+        characterize({device.key}, std::nullopt, {{"POLYDEV_NO_CACHE", "maybe"}});
     EXPECT_EQ(result.exit_code, 1) << result.output;
     EXPECT_THAT(result.output, HasSubstr(device.key + ": '" + device.name +
                                          "' (opencl)\n  cannot characterize: POLYDEV_NO_CACHE="
