@@ -9,7 +9,7 @@
 # run started in the background on a machine lent for limited calls can be polled. REPEAT,
 # SUITE_GRANULARITIES, TIMEOUT, JOBS and LABEL pass through to ci/ctest-speed.sh.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 build="${POLYDEV_BUILD_DIR:-build-gpu}"
 out="${1:-$build/results/ctest-speed}"
 mkdir -p "$out"
