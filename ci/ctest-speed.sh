@@ -22,6 +22,8 @@
 #   LABEL=text   what the build is, for the record (e.g. "before the change")
 #   SUITE_GRANULARITIES="instance device"  the granularities of the whole suite's runs ("device"
 #                alone leaves out its slowest runs where device time is short)
+#   BINARY_GRANULARITIES="instance device"  the same for each binary's own CTest runs (a
+#                granularity left out shows as "not measured" in the table)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source_dir="$PWD"
@@ -33,11 +35,15 @@ mkdir -p "$out"
 out="$(realpath "$out")"
 repeat="${REPEAT:-3}"
 suite_granularities="${SUITE_GRANULARITIES:-instance device}"
-[[ "$suite_granularities" =~ ^(instance|device)(\ (instance|device))?$ ]] || {
-  echo "ci/ctest-speed.sh: SUITE_GRANULARITIES='$suite_granularities' is not a list of" \
-    "granularities; expected 'instance device', 'instance' or 'device'" >&2
-  exit 2
-}
+binary_granularities="${BINARY_GRANULARITIES:-instance device}"
+for variable in SUITE_GRANULARITIES BINARY_GRANULARITIES; do
+  value="${!variable:-instance device}"
+  [[ "$value" =~ ^(instance|device)(\ (instance|device))?$ ]] || {
+    echo "ci/ctest-speed.sh: $variable='$value' is not a list of granularities; expected" \
+      "'instance device', 'instance' or 'device'" >&2
+    exit 2
+  }
+done
 limit="${TIMEOUT:-1800}"
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || {
   echo "ci/ctest-speed.sh: REPEAT='$repeat' is not a count; expected a number from 1" >&2
@@ -160,7 +166,7 @@ for binary in "${binaries[@]}"; do
   # by a first run; every timed run finds them warm, as a developer's second run does.
   timeout "$limit" "$binary" >"$work/warm-up.log" 2>&1 || true
   measure "$name direct" timeout "$limit" "$binary"
-  for granularity in instance device; do
+  for granularity in $binary_granularities; do
     project "$work/$name/$granularity" "$granularity" "$binary"
     measure "$name ctest -j1 $granularity" ctest --test-dir "$work/$name/$granularity/build" \
       --timeout "$limit" -j1 "${spec[@]}"
@@ -196,9 +202,13 @@ binaries = [line.split() for line in open(sys.argv[2])]
 jobs = sys.argv[3]
 
 def fastest(label):
+    if label not in runs:
+        return "not measured"
     return f"{min(runs[label].values()):.2f} s"
 
 def ratio(numerator, denominators):
+    if numerator not in runs:
+        return "not measured"
     rounds = runs[numerator].keys()
     values = [runs[numerator][r] / sum(runs[d][r] for d in denominators) for r in rounds]
     return f"{statistics.median(values):.2f}x"
