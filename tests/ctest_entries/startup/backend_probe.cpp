@@ -1,6 +1,7 @@
 // A device-test binary of one backend: OpenCL suites only (PROBE_OPENCL) or CUDA suites only
-// (PROBE_CUDA), each with a few tests of real work, so that backend_startup_test.cpp can see what
-// such a process starts, and which OpenCL tests share a context.
+// (PROBE_CUDA), each with a few tests of real work and one test that uses no device, so that
+// backend_startup_test.cpp can see what such a process starts, and which OpenCL tests share a
+// context.
 #include <cstdlib>
 #include <iostream>
 #include <polydev/gtest.hpp>
@@ -62,5 +63,8 @@ TEST_P(CudaOnly, HasAnOrdinal) { EXPECT_GE(ordinal(), 0); }
 
 POLYDEV_INSTANTIATE_CUDA_TEST_SUITE_P(CudaOnly);
 #endif
+
+// A test of the binary that uses no device: what its CTest entry for such tests runs.
+TEST(HostOnly, NeedsNoDevice) { EXPECT_EQ(1 + 1, 2); }
 
 }  // namespace

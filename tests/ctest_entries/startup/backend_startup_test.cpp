@@ -155,6 +155,24 @@ TEST_F(BackendStartup, AnEntryOfTheCudaSuitesInABinaryOfBothBackendsNeverLoadsAn
   EXPECT_EQ(layer_log(), "") << result.output;
 }
 
+// The CTest entry of a binary's tests that use no device starts neither backend.
+TEST_F(BackendStartup, TheEntryOfTestsThatUseNoDeviceStartsNoBackend) {
+  if (first_opencl_key().empty()) GTEST_SKIP() << "needs an OpenCL device";
+  const std::string filter = std::string("--gtest_filter=") + POLYDEV_HOST_FILTER;
+  for (const char* probe : {POLYDEV_OPENCL_ONLY_PROBE, POLYDEV_CUDA_ONLY_PROBE}) {
+    const ProcessResult result = run({probe, filter}, {});
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_NE(result.output.find("[       OK ] HostOnly.NeedsNoDevice"), std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find("[  PASSED  ] 1 test."), std::string::npos) << result.output;
+    EXPECT_EQ(layer_log(), "") << probe << " loaded an OpenCL driver:\n" << result.output;
+    EXPECT_EQ(cuda_log(), "") << probe << " initialized CUDA:\n" << result.output;
+  }
+  // Without the filter, the same probes start their backend (the observers work).
+  run({POLYDEV_OPENCL_ONLY_PROBE, "--gtest_filter=HostOnly.*:OpenCL/*"}, {});
+  EXPECT_GT(platform_id_calls(), 0) << layer_log();
+}
+
 TEST_F(BackendStartup, OpenCLIsEnumeratedOncePerProcess) {
   if (first_opencl_key().empty()) GTEST_SKIP() << "needs an OpenCL device";
   // Listing the tests enumerates once (the suites' parameters) and runs nothing.
@@ -267,6 +285,32 @@ TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
   EXPECT_FALSE(none_of("cuda", "-*/opencl_x"));
   EXPECT_FALSE(none_of("cuda", "*/polydev_require_devices_error"));
   EXPECT_FALSE(none_of("opencl", "*/opencl_pocl_cpu_0"));
+}
+
+TEST(RunsNoTestOf, AFilterThatLeavesOutEveryInstanceOfTheBackend) {
+  // The filter of the entry of a binary's tests that use no device leaves out both backends.
+  EXPECT_EQ(
+      polydev::testing::runs_no_test_of("opencl", POLYDEV_HOST_FILTER, SelectionInputs{}),
+      std::string("--gtest_filter='") + POLYDEV_HOST_FILTER + "' leaves out every OpenCL test");
+  EXPECT_TRUE(none_of("cuda", POLYDEV_HOST_FILTER));
+  EXPECT_TRUE(none_of("opencl", "-*"));
+  EXPECT_TRUE(none_of("cuda",
+                      "Host.*-*/cuda_*:*__cuda_*:*/no_cuda_device:*__no_cuda_device:"
+                      "*/polydev_require_devices_error:*__polydev_require_devices_error"));
+  // One kind of name left in, after either separator, may be a test of the backend.
+  EXPECT_FALSE(none_of("opencl",
+                       "-*/opencl_*:*__opencl_*:*/no_opencl_device:*__no_opencl_device:"
+                       "*/polydev_require_devices_error"));
+  EXPECT_FALSE(none_of("opencl",
+                       "-*/opencl_*:*/no_opencl_device:*/polydev_require_devices_error:"
+                       "*__no_opencl_device:*__polydev_require_devices_error"));
+  EXPECT_FALSE(none_of("opencl",
+                       "-*/cuda_*:*__cuda_*:*/no_cuda_device:*__no_cuda_device:"
+                       "*/polydev_require_devices_error:*__polydev_require_devices_error"));
+  EXPECT_FALSE(none_of("opencl",
+                       "-*/opencl_x*:*__opencl_*:*/no_opencl_device:"
+                       "*__no_opencl_device:*/polydev_require_devices_error:"
+                       "*__polydev_require_devices_error"));
 }
 
 TEST(RunsNoTestOf, AFilterOfDevicesCombinedWithUserParametersOfTheOtherBackendOnly) {
