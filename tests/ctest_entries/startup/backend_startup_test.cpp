@@ -1,8 +1,10 @@
 // A test process starts only what its selection needs: one that can run only OpenCL tests never
 // initializes CUDA, one that can run only CUDA tests never loads an OpenCL driver, and the devices
 // are enumerated once per process. Observed from outside: probes run with an OpenCL layer that
-// records being loaded and counts clGetPlatformIDs calls (OPENCL_LAYERS), and with a stand-in for
-// the CUDA driver library that records being loaded (LD_LIBRARY_PATH).
+// records being loaded and counts clGetPlatformIDs calls (OPENCL_LAYERS), and with the dynamic
+// loader's record of who opens the CUDA driver library (LD_DEBUG=files): a process initializes CUDA
+// exactly when the CUDA runtime, linked statically into the probe, opens libcuda.so.1. (NVIDIA's
+// OpenCL driver opens it too, for its own use: that is not the process initializing CUDA.)
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -55,25 +57,35 @@ class BackendStartup : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(folder_); }
 
-  // Runs `argv` (device settings removed unless named) with the counting layer, and, when
-  // `watch_cuda`, with the CUDA driver's stand-in before the real one: a process that initializes
-  // CUDA then gets no usable driver.
-  ProcessResult run(const std::vector<std::string>& argv, EnvironmentChanges changes,
-                    bool watch_cuda = true) {
+  // Runs `argv` (device settings removed unless named) with the counting layer and the loader's
+  // record of the libraries each process of the run opened.
+  ProcessResult run(const std::vector<std::string>& argv, EnvironmentChanges changes) {
     changes.emplace("OPENCL_LAYERS", POLYDEV_PLATFORM_COUNT_LAYER);
     changes.emplace("POLYDEV_LAYER_LOG", (folder_ / "layer.log").string());
-    if (watch_cuda) {
-      const char* path = std::getenv("LD_LIBRARY_PATH");
-      changes.emplace("LD_LIBRARY_PATH", std::string(POLYDEV_FAKE_CUDA_DRIVER_DIR) +
-                                             (path != nullptr ? std::string(":") + path : ""));
-      changes.emplace("POLYDEV_CUDA_DRIVER_LOG", (folder_ / "cuda.log").string());
-    }
+    fs::remove_all(folder_ / "loader");
+    fs::create_directories(folder_ / "loader");
+    changes.emplace("LD_DEBUG", "files");
+    changes.emplace("LD_DEBUG_OUTPUT", (folder_ / "loader" / "log").string());
     changes.emplace("POLYDEV_CONFIG", "");
     return polydev::test_support::run_probe(argv, changes, folder_.string());
   }
 
   std::string layer_log() const { return read_file(folder_ / "layer.log"); }
-  std::string cuda_log() const { return read_file(folder_ / "cuda.log"); }
+  // The loader's lines of the last run in which `binary` itself (the CUDA runtime linked into it)
+  // opened the CUDA driver library: empty when the run never initialized CUDA.
+  std::string cuda_initializations(const std::string& binary) const {
+    std::string found;
+    for (const auto& entry : fs::directory_iterator(folder_ / "loader")) {
+      std::istringstream log(read_file(entry.path()));
+      for (std::string line; std::getline(log, line);) {
+        if (line.find("file=libcuda.so.1 ") != std::string::npos &&
+            line.find("dynamically loaded by " + binary + " ") != std::string::npos) {
+          found += line + "\n";
+        }
+      }
+    }
+    return found;
+  }
 
   // How many times the last run called clGetPlatformIDs; -1 when it never loaded the layer.
   int platform_id_calls() const {
@@ -101,8 +113,9 @@ TEST_F(BackendStartup, TheLayerSeesAProcessThatUsesOpenCLAndTheStandInOneThatIni
   run({POLYDEV_OPENCL_ONLY_PROBE, "--gtest_list_tests"}, {});
   EXPECT_GT(platform_id_calls(), 0) << layer_log();
   run({POLYDEV_CUDA_ONLY_PROBE, "--gtest_list_tests"}, {});
-  EXPECT_NE(cuda_log().find("CUDA driver loaded"), std::string::npos)
-      << "the CUDA runtime did not open libcuda.so.1 from LD_LIBRARY_PATH";
+  EXPECT_NE(cuda_initializations(POLYDEV_CUDA_ONLY_PROBE), "")
+      << "the loader did not record the CUDA runtime of " << POLYDEV_CUDA_ONLY_PROBE
+      << " opening libcuda.so.1";
 }
 
 TEST_F(BackendStartup, ABinaryOfOpenCLTestsNeverInitializesCuda) {
@@ -111,16 +124,15 @@ TEST_F(BackendStartup, ABinaryOfOpenCLTestsNeverInitializesCuda) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("[       OK ] OpenCL/OpenCLOnly.FillsABuffer/"), std::string::npos)
       << result.output;
-  EXPECT_EQ(cuda_log(), "") << result.output;
+  EXPECT_EQ(cuda_initializations(POLYDEV_OPENCL_ONLY_PROBE), "") << result.output;
   // Its device table says why CUDA is not shown.
   EXPECT_NE(result.output.find("CUDA: unavailable: not enumerated: this process runs no CUDA test"),
             std::string::npos)
       << result.output;
 }
 
-// With the real CUDA driver, so that on a machine with a GPU its tests run through the fixture.
 TEST_F(BackendStartup, ABinaryOfCudaTestsNeverLoadsAnOpenCLDriver) {
-  const ProcessResult result = run({POLYDEV_CUDA_ONLY_PROBE}, {}, /*watch_cuda=*/false);
+  const ProcessResult result = run({POLYDEV_CUDA_ONLY_PROBE}, {});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(layer_log(), "") << result.output;
   EXPECT_NE(
@@ -138,19 +150,18 @@ TEST_F(BackendStartup, AnEntryOfAnOpenCLDeviceInABinaryOfBothBackendsNeverInitia
   EXPECT_EQ(device_entry.exit_code, 0) << device_entry.output;
   EXPECT_NE(device_entry.output.find("[  PASSED  ] 2 tests."), std::string::npos)
       << device_entry.output;
-  EXPECT_EQ(cuda_log(), "") << device_entry.output;
+  EXPECT_EQ(cuda_initializations(POLYDEV_POLICY_PROBE), "") << device_entry.output;
   const ProcessResult instance_entry =
       run({POLYDEV_POLICY_PROBE, "--gtest_filter=OpenCL/OpenCLProbe.CopiesABuffer/" + key}, {});
   EXPECT_EQ(instance_entry.exit_code, 0) << instance_entry.output;
-  EXPECT_EQ(cuda_log(), "") << instance_entry.output;
+  EXPECT_EQ(cuda_initializations(POLYDEV_POLICY_PROBE), "") << instance_entry.output;
 }
 
 TEST_F(BackendStartup, AnEntryOfTheCudaSuitesInABinaryOfBothBackendsNeverLoadsAnOpenCLDriver) {
   // A CUDA device's entry where there is one, else the placeholder's that stands for none.
   const auto& cuda = polydev::cuda::system_inventory();
   const std::string name = cuda.devices.empty() ? "no_cuda_device" : cuda.devices.front().key;
-  const ProcessResult result =
-      run({POLYDEV_POLICY_PROBE, "--gtest_filter=*/" + name}, {}, /*watch_cuda=*/false);
+  const ProcessResult result = run({POLYDEV_POLICY_PROBE, "--gtest_filter=*/" + name}, {});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(layer_log(), "") << result.output;
 }
@@ -166,7 +177,7 @@ TEST_F(BackendStartup, TheEntryOfTestsThatUseNoDeviceStartsNoBackend) {
         << result.output;
     EXPECT_NE(result.output.find("[  PASSED  ] 1 test."), std::string::npos) << result.output;
     EXPECT_EQ(layer_log(), "") << probe << " loaded an OpenCL driver:\n" << result.output;
-    EXPECT_EQ(cuda_log(), "") << probe << " initialized CUDA:\n" << result.output;
+    EXPECT_EQ(cuda_initializations(probe), "") << probe << " initialized CUDA:\n" << result.output;
   }
   // Without the filter, the same probes start their backend (the observers work).
   run({POLYDEV_OPENCL_ONLY_PROBE, "--gtest_filter=HostOnly.*:OpenCL/*"}, {});
@@ -228,7 +239,7 @@ TEST_F(BackendStartup, TheTestsOfADeviceShareAContextUntilOneFails) {
 TEST_F(BackendStartup, UnderPolydevDevicesBothBackendsAreEnumerated) {
   // Its clauses count the devices of both backends, so both are read.
   const ProcessResult result =
-      run({POLYDEV_CUDA_ONLY_PROBE}, {{"POLYDEV_DEVICES", "backend=cuda"}}, false);
+      run({POLYDEV_CUDA_ONLY_PROBE}, {{"POLYDEV_DEVICES", "backend=cuda"}});
   EXPECT_GT(platform_id_calls(), 0) << result.output;
 }
 
