@@ -108,7 +108,7 @@ class BackendStartup : public ::testing::Test {
 };
 
 // The observers see what they watch: without that, the tests below could not fail.
-TEST_F(BackendStartup, TheLayerSeesAProcessThatUsesOpenCLAndTheStandInOneThatInitializesCuda) {
+TEST_F(BackendStartup, TheLayerSeesAProcessThatUsesOpenCLAndTheLoaderOneThatInitializesCuda) {
   if (first_opencl_key().empty()) GTEST_SKIP() << "needs an OpenCL device";
   run({POLYDEV_OPENCL_ONLY_PROBE, "--gtest_list_tests"}, {});
   EXPECT_GT(platform_id_calls(), 0) << layer_log();
