@@ -36,10 +36,11 @@ out="$(realpath "$out")"
 repeat="${REPEAT:-3}"
 suite_granularities="${SUITE_GRANULARITIES:-instance device}"
 binary_granularities="${BINARY_GRANULARITIES:-instance device}"
-for variable in SUITE_GRANULARITIES BINARY_GRANULARITIES; do
-  value="${!variable:-instance device}"
+for setting in "SUITE_GRANULARITIES=$suite_granularities" \
+  "BINARY_GRANULARITIES=$binary_granularities"; do
+  value="${setting#*=}"
   [[ "$value" =~ ^(instance|device)(\ (instance|device))?$ ]] || {
-    echo "ci/ctest-speed.sh: $variable='$value' is not a list of granularities; expected" \
+    echo "ci/ctest-speed.sh: ${setting%%=*}='$value' is not a list of granularities; expected" \
       "'instance device', 'instance' or 'device'" >&2
     exit 2
   }

@@ -7,7 +7,8 @@
 # OUT_DIR (default build-gpu/results/ctest-speed) receives the record; build.log and speed.log go
 # beside it, and a file DONE (holding the exit status) when everything has finished, so that a
 # run started in the background on a machine lent for limited calls can be polled. REPEAT,
-# SUITE_GRANULARITIES, TIMEOUT, JOBS and LABEL pass through to ci/ctest-speed.sh.
+# SUITE_GRANULARITIES, BINARY_GRANULARITIES, TIMEOUT, JOBS and LABEL pass through to
+# ci/ctest-speed.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 build="${POLYDEV_BUILD_DIR:-build-gpu}"
