@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/printable.hpp"
 #include "opencl/device_type_name.hpp"
 #include "polydev/caches.hpp"
 #include "polydev/error.hpp"
@@ -134,6 +135,16 @@ cl_uint raw_device_count(const cl::Platform& platform) {
   return count;
 }
 
+// A listing call that failed with a status other than the one meaning "none": a driver failure,
+// which a person must see as one, not as a machine without devices.
+std::string listing_failure(const char* call, cl_int status, const char* what) {
+  return std::string(call) + " failed: " + error_name(status) + " (" + std::to_string(status) +
+         "): " + what + "; this is a driver failure, not a machine without OpenCL devices (only " +
+         (std::string(call) == "clGetPlatformIDs" ? "CL_PLATFORM_NOT_FOUND_KHR"
+                                                  : "CL_DEVICE_NOT_FOUND") +
+         " means none)";
+}
+
 }  // namespace
 
 System System::enumerate_now() {
@@ -148,8 +159,9 @@ System System::enumerate_now() {
     return system;
   }
   if (status != CL_SUCCESS) {
-    inventory.reason = std::string("no OpenCL platform: clGetPlatformIDs failed: ") +
-                       error_name(status) + " (" + std::to_string(status) + ")";
+    inventory.failure = listing_failure("clGetPlatformIDs", status,
+                                        "the ICD loader or a driver failed to list the platforms");
+    inventory.reason = inventory.failure;
     system.platforms_.clear();
     return system;
   }
@@ -180,8 +192,12 @@ System System::enumerate_now() {
       info.devices_error = "the platform reports no device (CL_DEVICE_NOT_FOUND)";
     } else if (device_status != CL_SUCCESS) {
       devices.clear();
-      info.devices_error = std::string("clGetDeviceIDs failed: ") + error_name(device_status) +
-                           " (" + std::to_string(device_status) + ")";
+      info.devices_error = listing_failure("clGetDeviceIDs", device_status,
+                                           "the driver failed to list the platform's devices");
+      if (inventory.failure.empty()) {
+        inventory.failure = "platform " + std::to_string(p) + " " + detail::quote(info.name) +
+                            ": " + info.devices_error;
+      }
     }
     for (std::size_t d = 0; d < devices.size(); ++d) {
       info.devices.push_back(describe_device(devices[d], d));
@@ -196,8 +212,8 @@ System System::enumerate_now() {
     inventory.reason = "no OpenCL device: ";
     for (const PlatformInfo& platform : inventory.platforms) {
       if (platform.index > 0) inventory.reason += "; ";
-      inventory.reason += "platform " + std::to_string(platform.index) + " '" + platform.name +
-                          "': " + platform.devices_error;
+      inventory.reason += "platform " + std::to_string(platform.index) + " " +
+                          detail::quote(platform.name) + ": " + platform.devices_error;
     }
   }
   return system;
@@ -282,6 +298,9 @@ cl::Context create_context(const cl::Device& device) {
 
 cl::Context create_some_context() {
   const System& system = System::get();
+  if (!system.inventory().failure.empty()) {
+    throw error("cannot make an OpenCL context: " + system.inventory().failure);
+  }
   // PYOPENCL_CTX and PYOPENCL_TEST as the selection reads them: a polydev.yaml profile included.
   const SelectionInputs& inputs = process_selection_inputs();
   const Selection selection =

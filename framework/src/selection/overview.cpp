@@ -20,11 +20,17 @@ Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyop
   overview.pyopencl_test = std::move(pyopencl_test);
   overview.cuda = std::move(cuda);
   overview.cuda_sources = std::move(cuda_sources);
-  try {
-    overview.opencl_selection =
-        opencl::select_test_devices(overview.pyopencl_test, overview.opencl);
-  } catch (const selection_error& failure) {
-    overview.opencl_error = failure.what();
+  // A driver that failed while listing is broken, not empty: selecting from what it did list
+  // would skip or run a part of the machine as if that were all of it.
+  if (!overview.opencl.failure.empty()) {
+    overview.opencl_error = "the OpenCL backend is broken: " + overview.opencl.failure;
+  } else {
+    try {
+      overview.opencl_selection =
+          opencl::select_test_devices(overview.pyopencl_test, overview.opencl);
+    } catch (const selection_error& failure) {
+      overview.opencl_error = failure.what();
+    }
   }
   try {
     overview.cuda_selection = cuda::select_test_devices(overview.cuda_sources, overview.cuda);

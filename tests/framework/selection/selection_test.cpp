@@ -117,6 +117,30 @@ TEST(ProcessSelection, ABrokenConfigurationFailsBothBackends) {
   EXPECT_EQ(fate(selection, cuda_key(1)), "selector: the selector is invalid");
 }
 
+TEST(ProcessSelection, AnOpenCLListingFailureFailsTheBackendInsteadOfSkipping) {
+  polydev::opencl::Inventory broken = polydev_test::empty_opencl_inventory();
+  broken.failure = "clGetPlatformIDs failed: CL_OUT_OF_HOST_MEMORY (-6): out of memory";
+  broken.reason = broken.failure;
+  const DeviceSelection selection =
+      polydev::select_devices({}, broken, polydev_test::synthetic_cuda_inventory());
+  EXPECT_EQ(selection.opencl_error, "the OpenCL backend is broken: " + broken.failure);
+  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+  EXPECT_EQ(selection.cuda_error, "");
+  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(0, 1));
+}
+
+TEST(ProcessSelection, AFailedPlatformFailsTheBackendThoughOthersListedDevices) {
+  polydev::opencl::Inventory inventory =
+      polydev_test::with_simple_keys(polydev_test::synthetic_opencl_inventory());
+  inventory.failure = "platform 3 'x': clGetDeviceIDs failed: CL_UNKNOWN_ERROR (-9999)";
+  SelectionInputs inputs;
+  inputs.pyopencl_test = "0:0";
+  const DeviceSelection selection =
+      polydev::select_devices(inputs, inventory, polydev_test::synthetic_cuda_inventory());
+  EXPECT_EQ(selection.opencl_error, "the OpenCL backend is broken: " + inventory.failure);
+  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+}
+
 TEST(ProcessSelection, CTestAllocationKeepsItsDevices) {
   SelectionInputs inputs;
   inputs.ctest_allocated_keys = std::vector<std::string>{"key_1_0", cuda_key(1)};

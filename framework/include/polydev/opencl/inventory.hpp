@@ -61,6 +61,11 @@ struct Inventory {
   bool available = false;
   std::string reason;
   std::vector<PlatformInfo> platforms;
+  /// Set when a listing call failed with a status that does not mean "none" (anything but
+  /// `CL_PLATFORM_NOT_FOUND_KHR` from `clGetPlatformIDs` and `CL_DEVICE_NOT_FOUND` from
+  /// `clGetDeviceIDs`): the call, the status's name and number, and what it means. The backend is
+  /// then broken, not empty: its selection fails with this text instead of skipping.
+  std::string failure;
 };
 
 /// Position of a device in an inventory: indices, not handles, so that selections are plain values.
