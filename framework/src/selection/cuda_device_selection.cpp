@@ -1,4 +1,6 @@
 // CUDA_DEVICE and the ~/.cuda_device files: pure selection over an inventory.
+#include <sys/stat.h>
+
 #include <algorithm>
 
 #include "io/printable.hpp"
@@ -25,6 +27,11 @@ std::optional<DeviceSetting> read_setting_file(const std::string& path,
     unreadable.push_back(failure.what());
     return std::nullopt;
   }
+}
+
+bool is_directory(const std::string& path) {
+  struct stat status {};
+  return !path.empty() && ::stat(path.c_str(), &status) == 0 && S_ISDIR(status.st_mode);
 }
 
 std::string describe_source(const DeviceSetting& setting) {
@@ -109,7 +116,9 @@ std::vector<int> parse_ordinals(const DeviceSetting& setting, const Inventory& i
 DeviceSources read_device_sources() {
   DeviceSources sources;
   sources.cuda_device = environment_variable("CUDA_DEVICE");
-  if (const auto home = environment_variable("HOME"); home && !home->empty()) {
+  // A HOME that is no directory (HOME=/dev/null for a service account, a path that is gone) holds
+  // no device file: the person chose no device, and the file paths under it cannot exist.
+  if (const auto home = environment_variable("HOME"); home && is_directory(*home)) {
     sources.underscore_file = read_setting_file(*home + "/.cuda_device", sources.unreadable_files);
     sources.hyphen_file = read_setting_file(*home + "/.cuda-device", sources.unreadable_files);
   }

@@ -316,6 +316,22 @@ TEST_F(CudaDeviceSourcesTest, EmptyHomeReadsNoFile) {
   EXPECT_FALSE(polydev::cuda::read_device_sources().underscore_file.has_value());
 }
 
+// HOME=/dev/null (a service account's), a HOME that is a file or that is gone: no device file can
+// be under it, so nothing is set and every device runs, as on a machine where HOME has no file.
+TEST_F(CudaDeviceSourcesTest, HomeThatIsNoDirectoryReadsNoFileAndIsNoError) {
+  const std::string file = home_.write("not-a-folder", "1");
+  for (const std::string& home : {std::string("/dev/null"), file, home_.path() + "/missing"}) {
+    const polydev_test::ScopedEnvironmentVariable no_folder("HOME", home);
+    const DeviceSources sources = polydev::cuda::read_device_sources();
+    EXPECT_FALSE(sources.underscore_file.has_value()) << home;
+    EXPECT_FALSE(sources.hyphen_file.has_value()) << home;
+    EXPECT_THAT(sources.unreadable_files, testing::IsEmpty()) << home;
+    EXPECT_THAT(select_test_devices(sources, polydev_test::synthetic_cuda_inventory()).ordinals,
+                ElementsAre(0, 1))
+        << home;
+  }
+}
+
 // Anything at ~/.cuda_device or ~/.cuda-device that is not a readable regular file is an error
 // naming the path and what it is: read as absent, it would run every device; read as '', it would
 // blame an "empty" setting; read at all, a FIFO would hang and /dev/zero would fill memory.

@@ -290,3 +290,16 @@ TEST(ToolArguments, ArgumentsAreQuotedWithoutTheirControlCharacters) {
 }
 
 }  // namespace
+
+namespace {
+
+// HOME=/dev/null (a service account's) holds no ~/.cuda_device: nothing is chosen, which is no
+// error, on a machine with CUDA or without.
+TEST(ToolDevices, AHomeThatIsNoDirectoryIsNoDeviceSetting) {
+  const ProcessResult result = run_process({POLYDEV_TOOL, "devices"},
+                                           {{"HOME", "/dev/null"}, {"CUDA_DEVICE", std::nullopt}});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, Not(HasSubstr("cannot read the CUDA device setting")));
+}
+
+}  // namespace
