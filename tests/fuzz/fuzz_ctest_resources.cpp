@@ -6,7 +6,9 @@
 // order, are the device keys given to ctest_resource_spec.
 //
 // Checked: no variables or a count of 0, no allocation; otherwise keys or a selection_error naming
-// a CTEST_ variable; each key once, each listed by a group below the count and allocated to it. The
+// a CTEST_ variable; each key once, each listed by a group below the count and allocated to it by
+// a value of the form 'id:<id>,slots:<n>' (one id, n positive); an error holds no raw control
+// byte. The
 // spec is a result or a polydev::error, and names every key.
 
 #include <algorithm>
@@ -62,6 +64,22 @@ void check_allocation(const std::vector<std::string>& keys,
     }
     require(allocated, "resource type '" + keys[i] + "' is not allocated by any group");
   }
+  // Every accepted allocation value has the one form CTest writes for a device: one id, a
+  // positive slot count.
+  for (std::size_t group = 0; group < count; ++group) {
+    const std::string variable = "CTEST_RESOURCE_GROUP_" + std::to_string(group);
+    for (const std::string& type : split(lookup(variable).value_or(""), ',')) {
+      const std::string value = lookup(variable + "_" + upper(type)).value_or("");
+      const auto fields = split(value, ',');
+      const bool well_formed = value.find(';') == std::string::npos && fields.size() == 2 &&
+                               fields[0].rfind("id:", 0) == 0 && fields[0].size() > 3 &&
+                               fields[1].rfind("slots:", 0) == 0 && fields[1].size() > 6 &&
+                               fields[1].find_first_not_of("0123456789", 6) == std::string::npos &&
+                               fields[1].find_first_not_of('0', 6) != std::string::npos;
+      require(well_formed, variable + "_" + upper(type) + "='" + value +
+                               "' was accepted, but is not 'id:<id>,slots:<n>'");
+    }
+  }
 }
 
 }  // namespace
@@ -89,6 +107,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       &message);
   require(keys || message.rfind("CTEST_RESOURCE_GROUP_", 0) == 0,
           "an allocation error does not start by naming a CTest variable: " + message);
+  require(std::none_of(message.begin(), message.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }),
+          "an allocation error holds a raw control byte");
   if (keys) {
     // A count of 0 is what CTest gives a test that asked for no resource: no allocation.
     const auto count = environment.find("CTEST_RESOURCE_GROUP_COUNT");

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "io/json_writer.hpp"
+#include "io/printable.hpp"
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 
@@ -38,6 +39,36 @@ std::vector<std::string> split(const std::string& text, char separator) {
   }
   pieces.push_back(piece);
   return pieces;
+}
+
+bool all_digits(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(),
+                                      [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+// What CTest writes for one resource type of a group: "id:<id>,slots:<n>", one id because every
+// device is a resource type with the one id "0" in polydev's spec and its entries ask for one of
+// each. Several ';'-separated ids would be a hand-written or foreign spec that polydev cannot map
+// to one device; a malformed value is no allocation CTest made.
+void check_allocation_value(const std::string& variable, const std::string& value) {
+  const auto fail = [&](const std::string& problem) {
+    throw selection_error(variable + "=" + detail::quote(value) + " " + problem +
+                          "; expected 'id:<id>,slots:<n>' (one id, n a positive number), as "
+                          "ctest writes for a test given one device of the type");
+  };
+  if (value.find(';') != std::string::npos) {
+    fail("allocates " + std::to_string(split(value, ';').size()) +
+         " ids of one resource type, where a device is one id");
+  }
+  const std::vector<std::string> fields = split(value, ',');
+  if (fields.size() != 2 || fields[0].rfind("id:", 0) != 0 || fields[1].rfind("slots:", 0) != 0) {
+    fail("is not an allocation");
+  }
+  if (fields[0].size() == 3) fail("has an empty id");
+  const std::string slots = fields[1].substr(6);
+  if (!all_digits(slots) || slots.size() > 9 || std::stoul(slots) == 0) {
+    fail("has slots " + detail::quote(slots) + ", not a positive number");
+  }
 }
 
 }  // namespace
@@ -77,8 +108,8 @@ std::optional<std::vector<std::string>> ctest_allocated_device_keys(
   if (count_text->empty() || count_text->size() > 6 ||
       !std::all_of(count_text->begin(), count_text->end(),
                    [](unsigned char c) { return std::isdigit(c); })) {
-    throw selection_error("CTEST_RESOURCE_GROUP_COUNT='" + *count_text +
-                          "' is not a group count; CTest sets a non-negative number");
+    throw selection_error("CTEST_RESOURCE_GROUP_COUNT=" + detail::quote(*count_text) +
+                          " is not a group count; CTest sets a non-negative number");
   }
   count = std::stoul(*count_text);
   // CTest sets a count of 0 in every test without RESOURCE_GROUPS once a spec is given (host tests,
@@ -93,11 +124,19 @@ std::optional<std::vector<std::string>> ctest_allocated_device_keys(
                             *count_text + "; run the test through ctest, or unset both");
     }
     for (const std::string& type : split(*types, ',')) {
+      if (!is_resource_type_name(type)) {
+        throw selection_error(group_variable + "=" + detail::quote(*types) + " names " +
+                              detail::quote(type) +
+                              ", which is no resource type; expected a ',' list of device keys "
+                              "(a lowercase letter, then [a-z0-9_])");
+      }
       const std::string allocation_variable = group_variable + "_" + upper(type);
-      if (!lookup(allocation_variable)) {
+      const std::optional<std::string> allocation = lookup(allocation_variable);
+      if (!allocation) {
         throw selection_error(allocation_variable + " is not set, but " + group_variable +
                               " names resource type '" + type + "'");
       }
+      check_allocation_value(allocation_variable, *allocation);
       if (std::find(keys.begin(), keys.end(), type) == keys.end()) keys.push_back(type);
     }
   }

@@ -106,4 +106,59 @@ TEST(CTestAllocation, InconsistentVariablesAreSelectionErrors) {
   }
 }
 
+// An allocation value CTest did not write (no slot count, several ids of one device type, a
+// group naming no resource type, control bytes) is an error naming the variable, the value as it
+// can be shown, and the form CTest writes: read as given, it would run a device CTest never handed
+// out, or none.
+TEST(CTestAllocation, MalformedAllocationValuesAreErrorsNamingVariableValueAndForm) {
+  struct Case {
+    std::string group;
+    std::string value;
+    const char* message;
+  };
+  const std::vector<Case> cases{
+      {"opencl_a", "id:0,slots:x",
+       "CTEST_RESOURCE_GROUP_0_OPENCL_A='id:0,slots:x' has slots 'x', not a positive number"},
+      {"opencl_a", "id:0,slots:1;id:1,slots:1",
+       "CTEST_RESOURCE_GROUP_0_OPENCL_A='id:0,slots:1;id:1,slots:1' allocates 2 ids"},
+      {"opencl_a", "id:0,slots:0", "has slots '0', not a positive number"},
+      {"opencl_a", "id:0,slots:", "has slots '', not a positive number"},
+      {"opencl_a", "id:,slots:1", "has an empty id"},
+      {"opencl_a", "", "CTEST_RESOURCE_GROUP_0_OPENCL_A='' is not an allocation"},
+      {"opencl_a", "slots:1,id:0", "is not an allocation"},
+      {"opencl_a", "id:0,slots:1,extra", "is not an allocation"},
+      {"opencl_a", "id:0,slots:\x1b[2J", "has slots '\\x1b[2J', not a positive number"},
+      {"opencl_a", "id:0,slots:1\x1b]0;T\x07", "='id:0,slots:1\\x1b]0;T\\x07' allocates 2 ids"},
+      {"opencl_a", "id:0,slots:\xc2\x9b", "not a positive number"},
+      {"opencl_a,", "id:0,slots:1", "CTEST_RESOURCE_GROUP_0='opencl_a,' names '', which is no"},
+      {"\x1b[2J", "id:0,slots:1", "CTEST_RESOURCE_GROUP_0='\\x1b[2J' names"},
+  };
+  for (const Case& c : cases) {
+    std::map<std::string, std::string> variables{{"CTEST_RESOURCE_GROUP_COUNT", "1"},
+                                                 {"CTEST_RESOURCE_GROUP_0", c.group},
+                                                 {"CTEST_RESOURCE_GROUP_0_OPENCL_A", c.value}};
+    try {
+      polydev::ctest_allocated_device_keys(environment(variables));
+      ADD_FAILURE() << "accepted " << c.group << " / " << c.value;
+    } catch (const polydev::selection_error& failure) {
+      const std::string message = failure.what();
+      EXPECT_THAT(message, HasSubstr(c.message));
+      EXPECT_EQ(message.find_first_of("\x1b\x07\n"), std::string::npos) << message;
+      EXPECT_EQ(message.find("\xc2\x9b"), std::string::npos) << message;
+      if (c.group == "opencl_a") {
+        EXPECT_THAT(message, HasSubstr("expected 'id:<id>,slots:<n>'"));
+      }
+    }
+  }
+}
+
+TEST(CTestAllocation, AcceptsWhatCTestWritesForOneDevice) {
+  const auto keys = polydev::ctest_allocated_device_keys(
+      environment({{"CTEST_RESOURCE_GROUP_COUNT", "1"},
+                   {"CTEST_RESOURCE_GROUP_0", "opencl_a"},
+                   {"CTEST_RESOURCE_GROUP_0_OPENCL_A", "id:0,slots:2"}}));
+  ASSERT_TRUE(keys.has_value());
+  EXPECT_EQ(*keys, std::vector<std::string>{"opencl_a"});
+}
+
 }  // namespace

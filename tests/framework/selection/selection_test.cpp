@@ -285,4 +285,24 @@ TEST(SelectionInputs, MalformedShardVariablesAreAnErrorStillShardingByDevice) {
   EXPECT_FALSE(read({{"POLYDEV_SHARD_BY", "test"}}).shard_by_device);
 }
 
+// POLYDEV_SHARD_BY= is unset, as an empty PYOPENCL_TEST or POLYDEV_DEVICES is: GoogleTest's own
+// sharding, no error, whatever the shard variables say.
+TEST(SelectionInputs, AnEmptyShardModeReadsAsUnset) {
+  const SelectionInputs inputs =
+      read({{"POLYDEV_SHARD_BY", ""}, {"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "1"}});
+  EXPECT_EQ(inputs.process_error, "");
+  EXPECT_FALSE(inputs.shard.has_value());
+  EXPECT_FALSE(inputs.shard_by_device);
+  const SelectionInputs unset = read({{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "1"}});
+  EXPECT_EQ(unset.process_error, inputs.process_error);
+  EXPECT_EQ(unset.shard.has_value(), inputs.shard.has_value());
+}
+
+TEST(SelectionInputs, AnUnknownShardModeIsQuotedPrintably) {
+  const SelectionInputs inputs = read({{"POLYDEV_SHARD_BY", "dev\x1b[2Jice"}});
+  EXPECT_EQ(
+      inputs.process_error.rfind("POLYDEV_SHARD_BY='dev\\x1b[2Jice' is not a sharding mode", 0), 0u)
+      << inputs.process_error;
+}
+
 }  // namespace
