@@ -1,5 +1,6 @@
 #include "console.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace polydev::report {
@@ -61,11 +62,27 @@ bool skipped_entry(std::string_view line, std::pair<std::string, std::string>& e
   return true;
 }
 
+// GoogleTest's summary of failed tests: " 1 FAILED TEST", " 3 FAILED TESTS" (after spaces, a
+// count, then the words; "YOU HAVE N DISABLED TESTS" is another line).
+bool failed_tests_summary(std::string_view line) {
+  const auto digits = line.find_first_not_of(' ');
+  if (digits == std::string_view::npos) return false;
+  const auto words = line.find_first_not_of("0123456789", digits);
+  if (words == digits || words == std::string_view::npos) return false;
+  const std::string_view rest = line.substr(words);
+  return rest == " FAILED TEST" || rest == " FAILED TESTS";
+}
+
 void trim_trailing_blank_lines(std::string& text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
 }
 
 }  // namespace
+
+bool ConsoleOutput::has_failures() const {
+  return !failed_lines.empty() || std::any_of(parts.begin(), parts.end(),
+                                              [](const ConsolePart& part) { return !part.skip; });
+}
 
 ConsoleOutput parse_gtest_console(std::string_view output) {
   ConsoleOutput parsed;
@@ -88,6 +105,9 @@ ConsoleOutput parse_gtest_console(std::string_view output) {
       parsed.parts.push_back(std::move(head));
       open = &parsed.parts.back();
       continue;
+    }
+    if (line.substr(0, 13) == "[  FAILED  ] " || failed_tests_summary(line)) {
+      parsed.failed_lines.emplace_back(line);
     }
     if (is_gtest_line(line)) {
       close();

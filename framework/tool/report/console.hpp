@@ -22,6 +22,12 @@ struct ConsoleOutput {
   std::vector<ConsolePart> parts;
   /// polydev's "[  SKIPPED ] NAME: REASON" lines, as NAME and REASON.
   std::vector<std::pair<std::string, std::string>> skipped_entries;
+  /// GoogleTest's lines that say a test failed: "[  FAILED  ] NAME (N ms)", its summary's
+  /// "[  FAILED  ] NAME" and "N FAILED TEST(S)", as printed.
+  std::vector<std::string> failed_lines;
+
+  /// The output shows a GoogleTest failure: a failure part or a line that says a test failed.
+  bool has_failures() const;
 };
 
 /// Reads the output of one or more GoogleTest runs. Output of other programs, or of the tests

@@ -170,6 +170,23 @@ class CTestReader {
     result.message += last.empty() ? "; it printed nothing" : "; its output ends with:\n" + last;
   }
 
+  static void skipped_with_failures(const std::string& entry, const std::string& reason,
+                                    const ConsoleOutput& console, CaseResult& result) {
+    result.run_failed = true;
+    const auto failures = parts(console, false);
+    result.outcome = all_start_with(failures, kUnexpectedPass) ? Outcome::xpass : Outcome::fail;
+    if (!failures.empty()) {
+      result.message = joined(failures, entry);
+    } else {
+      result.message = "GoogleTest reports failed tests:";
+      for (std::size_t i = 0; i < console.failed_lines.size() && i < kOutputTailLines; ++i) {
+        result.message += "\n" + console.failed_lines[i];
+      }
+    }
+    result.message += "\n\n(CTest counted the entry as skipped, " + reason +
+                      ", but its output holds GoogleTest failures)";
+  }
+
   void not_run(const XMLElement& testcase, const std::string& entry, const ConsoleOutput& console,
                const std::string& output, CaseResult& result) const {
     const XMLElement* skipped = testcase.FirstChildElement("skipped");
@@ -184,6 +201,13 @@ class CTestReader {
       result.message = "CTest did not run the entry: " + reason;
       const std::string last = tail(output, kOutputTailLines);
       if (!last.empty() && last != reason) result.message += "\n" + last;
+      return;
+    }
+    // CTest's SKIP_REGULAR_EXPRESSION matches anywhere in the output, so a failing test that
+    // prints polydev's marker or a "[  SKIPPED ]" line makes CTest count it as skipped. What
+    // GoogleTest says failed has failed.
+    if (console.has_failures()) {
+      skipped_with_failures(entry, reason, console, result);
       return;
     }
     const auto skips = parts(console, true);

@@ -284,6 +284,34 @@ TEST(ReportCommand, AnUnexpectedPassThatFailedTheRunFailsTheReport) {
   EXPECT_THAT(result.output, HasSubstr("unexpected pass of an xfail entry: remove polydev.yaml:3"));
 }
 
+// An xfail entry's test failed as expected, and once more outside the part the fixture
+// intercepts: the report fails, and shows that failure, not the expectation's reason.
+TEST(ReportCommand, AFailureBesideAnExpectedOneFailsTheReport) {
+  const std::string path =
+      write("xfail_and_fail.xml",
+            one_test("<skipped message=\"expected failure: known bug\"/>"
+                     "<failure message=\"t.cpp:9&#x0A;the worker thread failed\"/>",
+                     kXfail + "<property name=\"polydev_expectation_result\" value=\"failed\"/>"));
+  const ProcessResult result = report({path});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("1 FAIL"));
+  EXPECT_THAT(result.output, HasSubstr("the worker thread failed"));
+  EXPECT_THAT(result.output, Not(HasSubstr("known bug")));
+}
+
+// SetUpTestSuite() failed: GoogleTest's XML shows the suite's tests skipped, polydev's listener
+// records the failure on the suite.
+TEST(ReportCommand, ASuiteFailureFailsTheReport) {
+  const std::string path = write(
+      "suite_failure.xml",
+      "<testsuites>\n<testsuite name=\"S\" polydev_suite_failure=\"s.cpp:5&#x0A;no context\">\n"
+      "<testcase name=\"T\" status=\"run\" result=\"skipped\"><skipped message=\"\"/>"
+      "</testcase>\n</testsuite>\n</testsuites>\n");
+  const ProcessResult result = report({path});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("no context"));
+}
+
 TEST(ReportCommand, NoResultsAtAllIsAFailure) {
   const ProcessResult result = report({write("empty.xml", "<testsuites tests=\"0\"/>")});
   EXPECT_EQ(result.exit_code, 1);

@@ -154,6 +154,38 @@ TEST(ReportCTest, ExpectationsAreRecognizedByTheFixturesWords) {
   EXPECT_EQ(results[3].outcome, Outcome::skip);
 }
 
+// CTest's SKIP_REGULAR_EXPRESSION matches anywhere in the output: a failing test that prints
+// polydev's marker or a "[  SKIPPED ]" line is an entry CTest counts as skipped. What GoogleTest
+// printed as failed is a failure.
+TEST(ReportCTest, ASkippedEntryWhoseOutputHoldsFailuresIsAFailure) {
+  const std::string forged = "polydev: every test of this run was skipped\n";
+  const auto results = parse_report_xml(
+      junit(
+          entry("S.Part/opencl_x_0", "notrun", kSkipRegex,
+                console("S.Part/opencl_x_0", "/src/t.cpp:4: Failure\nbad value\n" + forged,
+                        "[  FAILED  ]")) +
+          entry("S.Line/opencl_x_0", "notrun", kSkipRegex,
+                "[ RUN      ] S.Line/opencl_x_0\n[  SKIPPED ] S.Line/opencl_x_0: forged\n"
+                "[  FAILED  ] S.Line/opencl_x_0 (1 ms)\n") +
+          entry("S.Summary/opencl_x_0", "notrun", "<skipped message=\"SKIP_RETURN_CODE=77\"/>",
+                " 1 FAILED TEST\n") +
+          entry("S.Skip/opencl_x_0", "notrun", kSkipRegex,
+                console("S.Skip/opencl_x_0", "/src/t.cpp:8: Skipped\nno fp64\n", "[  SKIPPED ]"))),
+      "ctest.xml");
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].outcome, Outcome::fail);
+  EXPECT_TRUE(results[0].run_failed);
+  EXPECT_THAT(results[0].message, testing::StartsWith("/src/t.cpp:4\nbad value"));
+  EXPECT_THAT(results[0].message, HasSubstr("CTest counted the entry as skipped, "
+                                            "SKIP_REGULAR_EXPRESSION_MATCHED"));
+  EXPECT_EQ(results[1].outcome, Outcome::fail);
+  EXPECT_THAT(results[1].message, HasSubstr("[  FAILED  ] S.Line/opencl_x_0 (1 ms)"));
+  EXPECT_EQ(results[2].outcome, Outcome::fail);
+  EXPECT_THAT(results[2].message, HasSubstr("1 FAILED TEST"));
+  EXPECT_EQ(results[3].outcome, Outcome::skip);
+  EXPECT_FALSE(results[3].run_failed);
+}
+
 TEST(ReportCTest, WhatCTestDidNotRunFailsAsCTestCountsItAndItsSkipsAreSkips) {
   const auto results = parse_report_xml(
       junit(entry("missing", "notrun", "<skipped message=\"Unable to find executable\"/>",
@@ -445,6 +477,38 @@ TEST(ReportMatrix, AnEntryIsCoveredByTheReportNamedAfterIt) {
   // An entry of another binary, or one that no report covers, stays.
   matrix = with(entry("other_tests/" + key, "run", "", ""));
   EXPECT_THAT(row_names(matrix), ElementsAre("OpenCL/S.T", "OpenCL/S.U", "other_tests"));
+}
+
+// The CTest recipe of an xfail entry whose test failed twice: once as expected (the fixture
+// kept that from GoogleTest), once outside (another thread). Both the entry and its report say
+// FAIL, and the cell shows the real failure.
+TEST(ReportMatrix, AFailureBesideAnExpectedOneFailsTheEntryAndItsReport) {
+  const std::string name = std::string("OpenCL/Known.T/") + kPthread0;
+  const std::string expected =
+      "<property name=\"polydev_expectation\" value=\"xfail\"/>"
+      "<property name=\"polydev_expectation_result\" value=\"failed\"/>";
+  std::vector<CaseResult> results = parse_report_xml(
+      report(suite("OpenCL/Known",
+                   device_case("T", kPthread0,
+                               polydev::report::samples::skipped(
+                                   "/p/polydev.yaml:3&#x0A;expected failure: known bug") +
+                                   failure("/src/t.cpp:9&#x0A;the worker thread failed"),
+                               "skipped", expected))),
+      "xml/" + name + ".xml");
+  const auto entries = parse_report_xml(
+      junit(entry(name, "fail", kFailed,
+                  console(name,
+                          "/p/polydev.yaml:3: Skipped\nexpected failure: known bug\n"
+                          "/src/t.cpp:9: Failure\nthe worker thread failed\n",
+                          "[  FAILED  ]"))),
+      "ctest.xml");
+  results.insert(results.end(), entries.begin(), entries.end());
+  const Matrix matrix = build_matrix(results);
+  EXPECT_EQ(shown(matrix, "OpenCL/Known.T", kPthread0), "fail");
+  EXPECT_EQ(matrix.count(Outcome::fail), 1u);
+  EXPECT_EQ(matrix.count(Outcome::xfail), 0u);
+  const auto& cell = matrix.rows[0].cells.begin()->second;
+  EXPECT_EQ(polydev::report::readable_message(cell.results[0].message), "the worker thread failed");
 }
 
 TEST(ReportMatrix, AnEntryOfTwoReportsNamedAlikeIsKept) {

@@ -79,7 +79,10 @@ TEST(ReportParse, ExpectationsMakeXfailAndXpass) {
           device_case("Intercepted", kPthread0, skipped("expected failure: ..."), "skipped",
                       xfail) +
           // A fixture that failed an unexpected pass itself (strict mode).
-          device_case("StrictXpass", kPthread0, failure("remove the entry"), "completed",
+          device_case("StrictXpass", kPthread0,
+                      failure("/p/polydev.yaml:3&#x0A;unexpected pass of an xfail entry: remove "
+                              "/p/polydev.yaml:3"),
+                      "completed",
                       xfail + "<property name=\"polydev_expectation_result\" value=\"passed\"/>") +
           // A fixture that kept the expected failure from GoogleTest.
           device_case("Hidden", kPthread0, "", "completed",
@@ -98,6 +101,80 @@ TEST(ReportParse, ExpectationsMakeXfailAndXpass) {
   EXPECT_FALSE(results[1].run_failed);
   EXPECT_TRUE(results[3].run_failed);
   EXPECT_FALSE(results[4].run_failed);
+}
+
+// The fixture keeps the expected failures from GoogleTest; a <failure> that GoogleTest still
+// wrote (another thread's, a derived fixture's TearDown) is a failure of its own.
+TEST(ReportParse, AFailureBesideAnExpectedOneIsAFailure) {
+  const std::string expected =
+      "<property name=\"polydev_expectation\" value=\"xfail\"/>"
+      "<property name=\"polydev_expectation_result\" value=\"failed\"/>"
+      "<property name=\"polydev_skip_reason\" value=\"expected failure: known bug\"/>";
+  const std::string unexpected_pass =
+      failure("/p/polydev.yaml:3&#x0A;unexpected pass of an xfail entry: remove /p/polydev.yaml:3");
+  const std::string body_passed =
+      "<property name=\"polydev_expectation\" value=\"xfail\"/>"
+      "<property name=\"polydev_expectation_result\" value=\"passed\"/>";
+  const auto results = parse_report_xml(
+      report(suite("OpenCL/Known",
+                   device_case("Thread", kPthread0,
+                               skipped("/p/polydev.yaml:3&#x0A;expected failure: known bug") +
+                                   failure("/src/t.cpp:9&#x0A;the worker thread failed"),
+                               "skipped", expected) +
+                       device_case("StrictAndMore", kPthread0,
+                                   unexpected_pass + failure("/src/t.cpp:12&#x0A;TearDown failed"),
+                                   "completed", body_passed) +
+                       device_case("TwoUnexpectedPasses", kPthread0,
+                                   unexpected_pass + unexpected_pass, "completed", body_passed) +
+                       device_case("NotTheFixtures", kPthread0,
+                                   failure("/src/t.cpp:12&#x0A;TearDown failed"), "completed",
+                                   body_passed))),
+      "a.xml");
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].outcome, Outcome::fail);
+  EXPECT_EQ(results[0].message, "/src/t.cpp:9\nthe worker thread failed")
+      << "the real failure is shown, not the expectation's reason";
+  EXPECT_TRUE(results[0].run_failed);
+  EXPECT_EQ(results[1].outcome, Outcome::fail);
+  EXPECT_THAT(results[1].message, HasSubstr("TearDown failed"));
+  EXPECT_EQ(results[2].outcome, Outcome::fail) << "the fixture writes one unexpected pass";
+  EXPECT_EQ(results[3].outcome, Outcome::fail);
+}
+
+// polydev's listener records a failure of SetUpTestSuite() or TearDownTestSuite(), which
+// GoogleTest's XML leaves out, on the <testsuite>: every test case of the suite failed with it.
+TEST(ReportParse, ASuiteFailureFailsEveryTestCaseOfTheSuite) {
+  const std::string xml =
+      "<testsuites>\n"
+      "<testsuite name=\"OpenCL/SetUp\" polydev_suite_failure=\"/src/s.cpp:5&#x0A;no context\">\n"
+      "<testcase name=\"A\" status=\"run\" result=\"skipped\"><skipped message=\"\"/></testcase>\n"
+      "<testcase name=\"B\" status=\"run\" result=\"completed\">" +
+      failure("/src/s.cpp:9&#x0A;own") +
+      "</testcase>\n"
+      "</testsuite>\n"
+      "<testsuite name=\"OpenCL/TearDown\" polydev_suite_failure=\"leaked buffers\">\n"
+      "<testcase name=\"C\" status=\"run\" result=\"completed\"/>\n"
+      "</testsuite>\n"
+      "<testsuite name=\"OpenCL/Empty\" polydev_suite_failure=\"\"/>\n"
+      "<testsuite name=\"OpenCL/Fine\">\n"
+      "<testcase name=\"D\" status=\"run\" result=\"completed\"/>\n"
+      "</testsuite>\n"
+      "</testsuites>\n";
+  const auto results = parse_report_xml(xml, "a.xml");
+  ASSERT_EQ(results.size(), 5u);
+  EXPECT_EQ(results[0].outcome, Outcome::fail);
+  EXPECT_TRUE(results[0].run_failed);
+  EXPECT_EQ(results[0].message, "/src/s.cpp:5\nno context");
+  EXPECT_EQ(results[1].outcome, Outcome::fail);
+  EXPECT_EQ(results[1].message, "/src/s.cpp:5\nno context\n\n/src/s.cpp:9\nown");
+  EXPECT_EQ(results[2].outcome, Outcome::fail);
+  EXPECT_EQ(results[2].message, "leaked buffers");
+  // A suite without test cases: its failure is one result named by the suite.
+  EXPECT_EQ(results[3].suite, "OpenCL/Empty");
+  EXPECT_EQ(results[3].outcome, Outcome::fail);
+  EXPECT_THAT(results[3].message, HasSubstr("SetUpTestSuite() or TearDownTestSuite() failed"));
+  EXPECT_EQ(results[3].line, 9);
+  EXPECT_EQ(results[4].outcome, Outcome::pass);
 }
 
 // Every way the input can be wrong, with the line the error names and what it says.
