@@ -15,6 +15,7 @@
 #include "io/printable.hpp"
 #include "io/regular_file.hpp"
 #include "matrix.hpp"
+#include "output.hpp"
 #include "render.hpp"
 #include "results.hpp"
 #endif
@@ -129,6 +130,14 @@ int report_command(const Arguments& arguments) {
     std::cerr << "polydev report: " << detail::printable_text(failure.what()) << '\n';
     return 2;
   }
+  // Checked before anything is read or printed: the page must not replace a report it is made
+  // of, nor block on a FIFO after the matrix was printed.
+  if (html) {
+    if (const auto problem = report::output_problem("--html", *html, parsed.positionals, files)) {
+      std::cerr << "polydev report: " << *problem << '\n';
+      return 2;
+    }
+  }
 
   std::vector<report::CaseResult> results;
   for (const std::string& file : files) {
@@ -149,7 +158,8 @@ int report_command(const Arguments& arguments) {
   }
   std::cout << (json ? report::format_json(matrix, files) : report::format_text(matrix, files));
   if (html) {
-    if (const auto problem = write_file(*html, report::format_html(matrix, files, links))) {
+    if (const auto problem =
+            report::write_output(*html, report::format_html(matrix, files, links))) {
       std::cerr << "polydev report: cannot write '" << detail::printable(*html) << "': " << *problem
                 << '\n';
       return 2;

@@ -358,6 +358,91 @@ TEST(ReportCommand, UnwritableHtmlExitsWithTwo) {
   EXPECT_THAT(result.output, HasSubstr("polydev report: cannot write '" + page + "'"));
 }
 
+// The page never replaces a report it is made of: the same path, another name of the same file
+// (a symbolic link), or a report of a folder given.
+TEST(ReportCommand, AnOutputThatIsAnInputIsRefused) {
+  const std::string folder = temp_path("inputs");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder + "/dir");
+  const std::string xml = folder + "/r.xml";
+  std::ofstream(xml) << one_test("");
+  std::ofstream(folder + "/dir/a.xml") << one_test("");
+  std::filesystem::create_symlink(xml, folder + "/link.html");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--html", xml, xml}, "is the report '" + xml + "' given to read"},
+      {{"--html", folder + "/link.html", xml}, "is the report '" + xml + "' given to read"},
+      {{"--html", folder + "/./r.xml", folder + "/link.html/../r.xml", xml}, "given to read"},
+      {{"--html", folder + "/dir/a.xml", folder + "/dir"}, "given to read"},
+      {{"--html", folder + "/dir/new.xml", folder + "/dir"},
+       "lies in the folder '" + folder + "/dir' given to read"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const ProcessResult result = report(arguments);
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_THAT(result.output, HasSubstr(message));
+    EXPECT_THAT(result.output, Not(HasSubstr("FAIL"))) << "refused before anything is read";
+  }
+  EXPECT_EQ(read(xml), one_test(""));
+  EXPECT_EQ(read(folder + "/dir/a.xml"), one_test(""));
+  EXPECT_FALSE(std::filesystem::exists(folder + "/dir/new.xml"));
+  // A page beside the reports of a folder is no report: it is written.
+  EXPECT_EQ(report({"--html", folder + "/dir/page.html", folder + "/dir"}).exit_code, 0);
+  std::filesystem::remove_all(folder);
+}
+
+// A FIFO would block the writer until someone reads it; a folder or a device is no page.
+TEST(ReportCommand, AnOutputThatIsNoRegularFileIsRefusedWithoutWaiting) {
+  const std::string fifo = temp_path("page.fifo");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string xml = write("pass.xml", one_test(""));
+  ProcessResult result = report({"--html", fifo, xml});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.output, HasSubstr("--html '" + fifo + "' is a FIFO; expected a regular file"));
+  result = report({"--html", "/dev/null", xml});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.output, HasSubstr("is a device"));
+  const std::string dangling = temp_path("dangling.html");
+  std::filesystem::remove(dangling);
+  std::filesystem::create_symlink(temp_path("nowhere"), dangling);
+  result = report({"--html", dangling, xml});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.output, HasSubstr("is a symbolic link to nothing"));
+  std::filesystem::remove(fifo);
+  std::filesystem::remove(dangling);
+}
+
+// The page is written to a temporary file that replaces it only when whole: a write that fails
+// (here a file size limit) leaves the previous page, and no partial file.
+TEST(ReportCommand, AFailedWriteLeavesThePreviousPage) {
+  const std::string folder = temp_path("pages");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const std::string page = folder + "/page.html";
+  std::ofstream(page) << "previous";
+  const std::string xml = write("pass.xml", one_test(""));
+  // An ignored SIGXFSZ stays ignored across exec: the write fails with EFBIG.
+  const ProcessResult result = run_process(
+      {"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" report --html \"$1\" \"$2\"",
+       POLYDEV_TOOL, page, xml});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("cannot write '" + page + "'"));
+  EXPECT_EQ(read(page), "previous");
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    left.push_back(entry.path().filename().string());
+  }
+  EXPECT_EQ(left, std::vector<std::string>{"page.html"});
+  // Written whole, it replaces the previous page, with the mode that one had.
+  ::chmod(page.c_str(), 0640);
+  EXPECT_EQ(report({"--html", page, xml}).exit_code, 0);
+  EXPECT_THAT(read(page), StartsWith("<!DOCTYPE html>"));
+  struct stat written {};
+  ASSERT_EQ(::stat(page.c_str(), &written), 0);
+  EXPECT_EQ(written.st_mode & 0777, 0640u);
+  std::filesystem::remove_all(folder);
+}
+
 TEST(ReportCommand, OverlappingReportsWarnAndShowTheWorst) {
   const std::string failed = write("fail.xml", one_test("<failure message=\"bad\"/>"));
   const std::string passed = write("pass.xml", one_test(""));
