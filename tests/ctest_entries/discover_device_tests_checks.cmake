@@ -142,11 +142,25 @@ if(NOT names STREQUAL expected_names)
   fail("device_entries: entries '${names}', expected '${expected_names}'")
 endif()
 set(results "${WORK}/device_entries/build/polydev_results/fake")
+# An entry is Skipped by its process's exit status, which the entry's environment asks for, never
+# by a rule on its output (which a failing test's message can match).
+set(skip_by_status "\"SKIP_RETURN_CODE\",[ \n]*\"value\" : 77")
+set(asks_for_the_status "\"ENVIRONMENT_MODIFICATION\",[ \n]*\"value\" : \\[ \"POLYDEV_ALL_SKIPPED_EXIT_CODE=set:77\" \\]")
+# expect_no_output_rule(<case>): no entry of the case has a skip rule on its output.
+function(expect_no_output_rule case)
+  foreach(name IN LISTS ${case}_names)
+    string(MAKE_C_IDENTIFIER "${name}" id)
+    if("${${case}_${id}}" MATCHES "SKIP_REGULAR_EXPRESSION")
+      fail("${case}: entry '${name}' is skipped by a rule on its output:\n${${case}_${id}}")
+    endif()
+  endforeach()
+endfunction()
+expect_no_output_rule(device_entries)
 expect_entry(
   device_entries fake/opencl_pocl_cpu_0
   "--gtest_filter=\\*/opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_0\""
   "--gtest_output=xml:${results}/opencl_pocl_cpu_0.xml\"" "\"\\.type\" : \"opencl_pocl_cpu_0\""
-  "polydev: every test of this run was skipped" "polydev_resource_spec")
+  "polydev_resource_spec" "${skip_by_status}" "${asks_for_the_status}")
 expect_entry(
   device_entries fake/opencl_pocl_cpu_1
   "--gtest_filter=\\*/opencl_pocl_cpu_1:\\*__opencl_pocl_cpu_1\"" "\"\\.type\" : \"opencl_pocl_cpu_1\"")
@@ -180,6 +194,17 @@ expect_entry(
   "--gtest_output=xml:${WORK}/device_options/build/xml/pre.fake/opencl_pocl_cpu_0.post.xml\""
   "\"LABELS\"[^]]*\"gpu\"")
 
+# The user's own environment changes are kept beside the one that asks for the skip status.
+configure(
+  device_environment
+  "polydev_discover_device_tests(fake GRANULARITY device PROPERTIES ENVIRONMENT_MODIFICATION
+   FOO=set:1 LABELS gpu)" ok "")
+read_entries(device_environment)
+expect_entry(
+  device_environment fake/opencl_pocl_cpu_0
+  "\"ENVIRONMENT_MODIFICATION\",[ \n]*\"value\" :[ \n]*\\[[ \n]*\"POLYDEV_ALL_SKIPPED_EXIT_CODE=set:77\",[ \n]*\"FOO=set:1\"[ \n]*\\]"
+  "${skip_by_status}" "\"LABELS\"[^]]*\"gpu\"")
+
 # The cache variable chooses when the call does not.
 configure(cache_instance "polydev_discover_device_tests(fake)" ok ""
           -DPOLYDEV_CTEST_GRANULARITY=instance)
@@ -196,6 +221,17 @@ expect_entry(cache_instance OpenCL/Scale.Runs/opencl_pocl_cpu_1__cuda_h200_pci_0
 expect_entry(cache_instance OpenCL/Fill/float.Writes/opencl_pocl_cpu_1
              "--gtest_filter=OpenCL/Fill/float.Writes/opencl_pocl_cpu_1\""
              "\"\\.type\" : \"opencl_pocl_cpu_1\"")
+expect_entry(cache_instance OpenCL/Saxpy.Runs/opencl_pocl_cpu_0 "${skip_by_status}"
+             "${asks_for_the_status}")
+expect_entry(cache_instance HostSuite.Works "--gtest_filter=HostSuite.Works\"" "${skip_by_status}")
+expect_entry(cache_instance OpenCL/Saxpy.DISABLED_Slow/opencl_pocl_cpu_0 "\"DISABLED\"")
+expect_no_output_rule(cache_instance)
+# TEST_FILTER, an entry per instance's own option, filters the listing.
+configure(instance_filter
+          "polydev_discover_device_tests(fake GRANULARITY instance TEST_FILTER OpenCL/Saxpy.*)" ok
+          "")
+read_entries(instance_filter)
+expect_entry(instance_filter OpenCL/Saxpy.Runs/opencl_pocl_cpu_0)
 configure(cache_default "polydev_discover_device_tests(fake)" ok "")
 read_entries(cache_default)
 expect_entry(cache_default fake/opencl_pocl_cpu_0)

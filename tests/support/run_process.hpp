@@ -15,7 +15,8 @@ struct ProcessResult {
   std::string output;  ///< stdout and stderr, interleaved
 };
 
-/// Runs `argv` (argv[0] is a path) with the current environment, where each `changes` entry sets a
+/// Runs `argv` (argv[0] is a path) with the current environment (less
+/// POLYDEV_ALL_SKIPPED_EXIT_CODE, unless `changes` sets it), where each `changes` entry sets a
 /// variable (a value) or removes it (nullopt). Throws std::runtime_error if it cannot start.
 ProcessResult run_process(const std::vector<std::string>& argv,
                           const std::map<std::string, std::optional<std::string>>& changes = {});
