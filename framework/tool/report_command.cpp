@@ -7,6 +7,7 @@
 #if defined(POLYDEV_TOOL_WITH_REPORT)
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -145,7 +146,8 @@ int report_command(const Arguments& arguments) {
     if (!text) return 2;
     try {
       std::vector<report::CaseResult> read = report::parse_report_xml(*text, file);
-      results.insert(results.end(), read.begin(), read.end());
+      results.insert(results.end(), std::make_move_iterator(read.begin()),
+                     std::make_move_iterator(read.end()));
     } catch (const report::input_error& failure) {
       std::cerr << "polydev report: " << detail::printable_text(failure.what()) << '\n';
       return 2;

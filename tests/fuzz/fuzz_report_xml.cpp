@@ -4,9 +4,9 @@
 //
 // Checked: the reader gives results or an input_error "fuzz.xml:<line>: ..." with a line of at
 // least 1 (never another exception, whatever tinyxml2 makes of the bytes); every result names
-// the file and a line. Whatever the report holds, the JSON is well-formed UTF-8 without raw
-// control characters, and the text and HTML forms hold no terminal control character (only line
-// feeds and tabs) and no ill-formed UTF-8.
+// the file and a line, and no name or message holds a NUL character. Whatever the report holds,
+// the JSON is well-formed UTF-8 without raw control characters, and the text and HTML forms hold
+// no terminal control character (only line feeds and tabs) and no ill-formed UTF-8.
 
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +54,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const polydev::report::CaseResult& result : *results) {
     require(result.file == "fuzz.xml", "a result names another file: " + result.file);
     require(result.line >= 1, "a result without a line");
+    // The scan before tinyxml2 refuses a NUL character, which would have cut the text short.
+    require(result.name.find('\0') == std::string::npos &&
+                result.message.find('\0') == std::string::npos,
+            "a result holds a NUL character");
   }
   const polydev::report::Matrix matrix = polydev::report::build_matrix(*results);
   const std::vector<std::string> files{"fuzz.xml"};

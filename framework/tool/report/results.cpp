@@ -48,12 +48,14 @@ input_error::input_error(std::string file, int line, const std::string& problem)
       file_(std::move(file)),
       line_(line) {}
 
-std::vector<CaseResult> parse_report_xml(std::string_view xml, const std::string& file) {
+std::vector<CaseResult> parse_report_xml(std::string_view xml, const std::string& file,
+                                         const XmlLimits& limits) {
   using detail::shown;
   const detail::XmlReader reader(file);
   if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     reader.fail(1, std::string("an empty file; ") + kExpected);
   }
+  detail::scan_document(xml, reader, limits);
   tinyxml2::XMLDocument document;
   if (document.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
     // ErrorStr() is "Error=NAME ErrorID=N (0xN) Line number=L: DETAIL"; the name and the detail

@@ -4,6 +4,7 @@
 // `polydev report` reads before it arranges them into a matrix. Parsing works on text, so that it
 // is tested without files.
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
@@ -70,6 +71,15 @@ class input_error : public error {
   int line_;
 };
 
+/// How much of an XML document the reader takes: each element and attribute costs about a hundred
+/// bytes of memory once parsed, so a file of tiny elements would take 30 times its size, and a
+/// parser that compares every attribute with the ones before it is quadratic in an element's
+/// attributes. GoogleTest writes about 15 nodes a test case; the defaults take 250000 of them.
+struct XmlLimits {
+  std::size_t nodes = 4000000;  ///< elements and attributes of the whole document
+  std::size_t attributes_per_element = 1000;
+};
+
 /// Reads a report: GoogleTest's XML (`--gtest_output=xml`, root `<testsuites>`) or CTest's JUnit
 /// file (`ctest --output-junit`, root `<testsuite>`). `file` names it in results and errors.
 ///
@@ -92,8 +102,13 @@ class input_error : public error {
 /// GoogleTest output in `<system-out>`; polydev's expected failures are recognized there by the
 /// fixtures' words ("expected failure: ", "unexpected pass of an xfail entry: ").
 ///
-/// @throws input_error for malformed XML, a document that is neither report, or a value its writer
-/// does not write, with the line.
-std::vector<CaseResult> parse_report_xml(std::string_view xml, const std::string& file);
+/// A NUL character (a NUL byte, or a reference such as `&#0;`), which XML does not allow and which
+/// would cut a name or a message short, is an error; so is an element where a writer puts only text
+/// (a `<failure>` inside `<skipped>` or `<system-out>`): it may be a failure.
+///
+/// @throws input_error for malformed XML, a document that is neither report, a value its writer
+/// does not write, or one above `limits`, with the line.
+std::vector<CaseResult> parse_report_xml(std::string_view xml, const std::string& file,
+                                         const XmlLimits& limits = {});
 
 }  // namespace polydev::report

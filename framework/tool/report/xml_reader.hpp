@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "results.hpp"
@@ -37,6 +38,10 @@ class XmlReader {
   /// @throws input_error "FILE:LINE: problem".
   [[noreturn]] void fail(int line, const std::string& problem) const;
 
+  /// Refuses `element` (a <failure>, a <property>, a <system-out>) when it holds an element:
+  /// its writer puts text there, and an element may be a failure the reader would not see.
+  void check_text_only(const tinyxml2::XMLElement& element) const;
+
   /// The `<property>` elements of a test case's `<properties>` (RecordProperty, cmake_labels).
   std::map<std::string, std::string> properties(const tinyxml2::XMLElement& testcase) const;
 
@@ -51,6 +56,12 @@ class XmlReader {
  private:
   const std::string& file_;
 };
+
+/// Reads `xml` once, before tinyxml2 parses it: refuses a NUL character (a byte, or a character
+/// reference to 0, which tinyxml2 would turn into the end of a string) and a document above
+/// `limits`, with the line. Linear in the size of `xml`; comments, CDATA sections, processing
+/// instructions and the DOCTYPE are passed over.
+void scan_document(std::string_view xml, const XmlReader& reader, const XmlLimits& limits);
 
 /// The results of a GoogleTest report whose root element is `root` (<testsuites>).
 std::vector<CaseResult> read_gtest_report(const tinyxml2::XMLElement& root,

@@ -177,6 +177,116 @@ TEST(ReportParse, ASuiteFailureFailsEveryTestCaseOfTheSuite) {
   EXPECT_EQ(results[4].outcome, Outcome::pass);
 }
 
+// tinyxml2 turns "&#0;" into a NUL that ends the name or message, and stops reading at a NUL
+// byte: XML allows neither, so either is an error with its line.
+TEST(ReportParse, ANulCharacterIsAnErrorWithItsLine) {
+  struct Case {
+    std::string xml;
+    int line;
+    std::string message;
+  };
+  const std::string head = "<testsuites>\n<testsuite name=\"S\">\n";
+  const std::string tail = "</testsuite>\n</testsuites>\n";
+  const std::vector<Case> cases{
+      {head + "<testcase name=\"a&#0;b\"/>\n" + tail, 3,
+       "the character reference '&#0;' is NUL, which XML does not allow; expected a character "
+       "other than U+0000"},
+      {head + "<testcase name=\"a\">\n<failure message=\"x&#x000;hidden\"/></testcase>\n" + tail, 4,
+       "the character reference '&#x000;' is NUL"},
+      {head + "<testcase name=\"a\"><skipped>&#00;</skipped></testcase>\n" + tail, 3,
+       "the character reference '&#00;' is NUL"},
+      {head + "<testcase name=\"a\"/>\n" + std::string(1, '\0') + "\n" + tail, 4,
+       "a NUL byte; XML allows no NUL character"},
+  };
+  for (const Case& bad : cases) {
+    try {
+      parse_report_xml(bad.xml, "r.xml");
+      ADD_FAILURE() << "accepted: " << bad.xml;
+    } catch (const polydev::report::input_error& error) {
+      EXPECT_EQ(error.line(), bad.line) << error.what();
+      EXPECT_THAT(error.what(),
+                  HasSubstr("r.xml:" + std::to_string(bad.line) + ": " + bad.message));
+    }
+  }
+  // In a CDATA section it is text, as it is in a comment; &#10; is a character like any other.
+  const auto results =
+      parse_report_xml(head + "<!-- &#0; -->\n<testcase name=\"a&#10;b\">" + failure("x") +
+                           "<failure type=\"\"><![CDATA[&#0;]]></failure></testcase>\n" + tail,
+                       "r.xml");
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].name, "a\nb");
+  EXPECT_EQ(results[0].message, "x\n\n&#0;");
+}
+
+// A writer puts only text in a <failure>, a <skipped>, a <system-out> and a <property>: a
+// <failure> nested there would be a failure nobody reads.
+TEST(ReportParse, AnElementInsideTextOnlyElementsIsAnError) {
+  const std::string head = "<testsuites>\n<testsuite name=\"S\">\n";
+  const std::string tail = "</testsuite>\n</testsuites>\n";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"<testcase name=\"a\"><skipped>\n<failure message=\"x\"/></skipped></testcase>\n",
+       "unexpected <failure> in <skipped>; its writer puts only text there"},
+      {"<testcase name=\"a\"><system-out>\n<failure/></system-out></testcase>\n",
+       "unexpected <failure> in <system-out>"},
+      {"<testcase name=\"a\"><failure>\n<error/></failure></testcase>\n",
+       "unexpected <error> in <failure>"},
+      {"<testcase name=\"a\"><properties><property name=\"n\" value=\"v\">\n<failure/>"
+       "</property></properties></testcase>\n",
+       "unexpected <failure> in <property>"},
+      {"<system-out>\n<testcase name=\"hidden\"/></system-out>\n",
+       "unexpected <testcase> in <system-out>"},
+      {"<properties>\n<testcase name=\"hidden\"/></properties>\n",
+       "unexpected <testcase> in <properties>; expected <property>"},
+  };
+  for (const auto& [body, message] : cases) {
+    try {
+      parse_report_xml(head + body + tail, "r.xml");
+      ADD_FAILURE() << "accepted: " << body;
+    } catch (const polydev::report::input_error& error) {
+      EXPECT_EQ(error.line(), 4) << error.what();
+      EXPECT_THAT(error.what(), HasSubstr(message));
+    }
+  }
+}
+
+// What the reader takes of a document is bounded before tinyxml2 allocates it: the error names
+// the limit. Quoted '=' and '>' and markup in comments are no attributes or elements.
+TEST(ReportParse, ADocumentAboveTheLimitsIsAnErrorNamingTheLimit) {
+  polydev::report::XmlLimits limits;
+  limits.nodes = 40;
+  limits.attributes_per_element = 5;
+  const std::string head = "<testsuites>\n<testsuite name=\"S\">\n";
+  const std::string tail = "</testsuite>\n</testsuites>\n";
+  const std::string five =
+      "<testcase name=\"a\" status=\"run\" result=\"completed\" "
+      "time=\"x=>y\" classname='k=\"'/>\n";
+  EXPECT_EQ(
+      parse_report_xml(
+          head + "<!-- <x a=\"1\" b=\"2\" c=\"3\" d=\"4\" e=\"5\" f=\"6\"/> -->\n" + five + tail,
+          "r.xml", limits)
+          .size(),
+      1u);
+  try {
+    parse_report_xml(head + "<testcase\n a=\"\" b=\"\" c=\"\" d=\"\" e=\"\" f=\"\"/>\n" + tail,
+                     "r.xml", limits);
+    ADD_FAILURE() << "six attributes accepted";
+  } catch (const polydev::report::input_error& error) {
+    EXPECT_EQ(error.line(), 3);
+    EXPECT_THAT(error.what(), HasSubstr("<testcase> with more than 5 attributes; the report "
+                                        "reads at most 5 an element"));
+  }
+  std::string many;
+  for (int i = 0; i < 7; ++i) many += five;
+  try {
+    parse_report_xml(head + many + tail, "r.xml", limits);
+    ADD_FAILURE() << "more than 40 nodes accepted";
+  } catch (const polydev::report::input_error& error) {
+    EXPECT_EQ(error.line(), 9);
+    EXPECT_THAT(error.what(), HasSubstr("more than 40 elements and attributes; the report reads "
+                                        "at most 40 a file"));
+  }
+}
+
 // Every way the input can be wrong, with the line the error names and what it says.
 TEST(ReportParse, BadInputIsAnErrorWithFileAndLine) {
   struct Case {
