@@ -1,4 +1,5 @@
 // Finding polydev.yaml and selecting the profile, once per process.
+#include "io/printable.hpp"
 #include "io/regular_file.hpp"
 #include "polydev/config.hpp"
 #include "polydev/environment.hpp"
@@ -12,7 +13,7 @@ Config load_config_file(const fs::path& path) {
   try {
     text = detail::read_regular_file(path.string(), detail::kTextFileLimit);
   } catch (const detail::file_error& failure) {
-    throw error("cannot read the configuration file " + std::string(failure.what()));
+    throw error("cannot read the configuration file " + detail::printable(failure.what()));
   }
   return parse_config(text, path.string());
 }
@@ -25,13 +26,14 @@ std::optional<fs::path> find_config_file(const std::optional<std::string>& polyd
     const fs::path path(*polydev_config);
     // symlink_status: a dangling link or a link loop exists, and the reader says which it is.
     if (!fs::exists(fs::symlink_status(path, ignored))) {
-      throw error("POLYDEV_CONFIG='" + *polydev_config +
-                  "': no such file; expected the path of a polydev.yaml file, or "
+      throw error("POLYDEV_CONFIG=" + detail::quote(*polydev_config) +
+                  ": no such file; expected the path of a polydev.yaml file, or "
                   "POLYDEV_CONFIG empty for no configuration");
     }
     if (fs::is_directory(fs::status(path, ignored))) {
-      throw error("POLYDEV_CONFIG='" + *polydev_config +
-                  "' is a directory; expected a file, such as " + (path / "polydev.yaml").string());
+      throw error("POLYDEV_CONFIG=" + detail::quote(*polydev_config) +
+                  " is a directory; expected a file, such as " +
+                  detail::printable((path / "polydev.yaml").string()));
     }
     return path;
   }
@@ -53,11 +55,12 @@ Configuration configure(const std::optional<std::string>& polydev_config,
     configuration.config = load_config_file(*path);
   }
   if (!polydev_profile || polydev_profile->empty()) return configuration;
-  const std::string setting = "POLYDEV_PROFILE='" + *polydev_profile + "'";
+  const std::string setting = "POLYDEV_PROFILE=" + detail::quote(*polydev_profile);
   if (!configuration.config) {
     throw error(setting + ", but there is no configuration file: " +
-                (polydev_config ? std::string("POLYDEV_CONFIG is empty")
-                                : "no polydev.yaml in " + start.string() + " or above") +
+                (polydev_config
+                     ? std::string("POLYDEV_CONFIG is empty")
+                     : "no polydev.yaml in " + detail::quote(start.string()) + " or above") +
                 "; expected a polydev.yaml that defines the profile, or POLYDEV_CONFIG naming one");
   }
   const Config& config = *configuration.config;
@@ -65,11 +68,18 @@ Configuration configure(const std::optional<std::string>& polydev_config,
     configuration.profile = *profile;
     return configuration;
   }
+  // The names a file defines, each quoted and cut, and not more of them than a person reads.
+  constexpr std::size_t kNamesShown = 20;
   std::string known;
-  for (const Profile& profile : config.profiles) {
-    known += (known.empty() ? "" : ", ") + profile.name;
+  for (std::size_t i = 0; i < config.profiles.size() && i < kNamesShown; ++i) {
+    known += (known.empty() ? "" : ", ") +
+             detail::printable(config.profiles[i].name, detail::kQuotedBytes);
   }
-  throw error(setting + ": " + config.file + " defines no such profile; expected " +
+  if (config.profiles.size() > kNamesShown) {
+    known += " and " + std::to_string(config.profiles.size() - kNamesShown) + " more";
+  }
+  throw error(setting + ": " + detail::printable(config.file) +
+              " defines no such profile; expected " +
               (known.empty() ? std::string("a profile under 'profiles:' (it defines none)")
                              : "one of: " + known));
 }

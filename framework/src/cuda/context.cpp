@@ -1,6 +1,7 @@
 // make_default_context's device choice, independent of the driver (the maker is a parameter).
 #include "polydev/cuda/context.hpp"
 
+#include "io/printable.hpp"
 #include "polydev/error.hpp"
 #include "polydev/selection.hpp"
 
@@ -10,9 +11,10 @@ ContextChoice make_default_context(const DeviceSources& sources, const Inventory
                                    const ContextMaker& make) {
   if (const auto ordinal = default_ordinal(sources, inventory)) {
     make(*ordinal);  // a configured device is used or fails; PyCUDA does not fall back either
-    return {*ordinal, effective_setting(sources)->source == "CUDA_DEVICE"
-                          ? "CUDA_DEVICE='" + sources.cuda_device.value_or("") + "'"
-                          : "file " + effective_setting(sources)->source};
+    return {*ordinal,
+            effective_setting(sources)->source == "CUDA_DEVICE"
+                ? "CUDA_DEVICE=" + polydev::detail::quote(sources.cuda_device.value_or(""))
+                : "file " + polydev::detail::printable(effective_setting(sources)->source)};
   }
   if (!inventory.available || inventory.devices.empty()) {
     throw error("make_default_context: no CUDA device: " + inventory.reason);
@@ -23,8 +25,8 @@ ContextChoice make_default_context(const DeviceSources& sources, const Inventory
       make(device.ordinal);
       return {device.ordinal, "first device on which a context could be made"};
     } catch (const error& failure) {
-      failures +=
-          "; " + std::to_string(device.ordinal) + " '" + device.name + "': " + failure.what();
+      failures += "; " + std::to_string(device.ordinal) + " " +
+                  polydev::detail::quote(device.name) + ": " + failure.what();
     }
   }
   throw error("make_default_context could not make a context on any of the " +

@@ -55,7 +55,7 @@ std::string list_devices(const Inventory& inventory) {
                      (inventory.devices.size() == 1 ? "" : "s") + ": ";
   for (const DeviceInfo& device : inventory.devices) {
     if (device.ordinal > 0) text += ", ";
-    text += std::to_string(device.ordinal) + " '" + device.name + "'";
+    text += std::to_string(device.ordinal) + " " + detail::quote(device.name);
   }
   return text;
 }

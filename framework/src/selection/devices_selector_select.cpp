@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/printable.hpp"
 #include "polydev/devices_selector.hpp"
 #include "polydev/error.hpp"
 #include "selection/warning_summary.hpp"
@@ -142,12 +143,13 @@ std::string fact(const SelectorTerm& term, const DeviceAttributes& device) {
     case Attribute::type:
       return "type " + device.type;
     case Attribute::name:
-      return "name '" + device.name + "'";
+      return "name " + detail::quote(device.name);
     case Attribute::vendor:
-      return "vendor '" + device.vendor + "'";
+      return "vendor " + detail::quote(device.vendor);
     case Attribute::platform:
       if (!device.platform) return "no platform: a " + device.backend + " device";
-      return "platform '" + *device.platform + "' of '" + device.platform_vendor.value_or("") + "'";
+      return "platform " + detail::quote(*device.platform) + " of " +
+             detail::quote(device.platform_vendor.value_or(""));
     case Attribute::key:
       return "key " + device.key;
     case Attribute::ext: {
@@ -181,7 +183,7 @@ std::string fact(const SelectorTerm& term, const DeviceAttributes& device) {
 }
 
 std::string clause_label(const DevicesSelector& selector, std::size_t index) {
-  return "clause " + std::to_string(index + 1) + " '" + selector.clauses[index].text + "'";
+  return "clause " + std::to_string(index + 1) + " " + detail::quote(selector.clauses[index].text);
 }
 
 }  // namespace
@@ -226,7 +228,7 @@ bool term_holds(const SelectorTerm& term, const DeviceAttributes& device) {
 }
 
 std::string why_term_fails(const SelectorTerm& term, const DeviceAttributes& device) {
-  return "'" + term.text + "' does not hold (" + fact(term, device) + ")";
+  return detail::quote(term.text) + " does not hold (" + fact(term, device) + ")";
 }
 
 ClauseVerdict check_clause(const SelectorClause& clause, const DeviceAttributes& device) {

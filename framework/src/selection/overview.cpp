@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "io/printable.hpp"
 #include "polydev/error.hpp"
 #include "polydev/selection.hpp"
 #include "selection/devices_selector_overview.hpp"
@@ -47,13 +48,13 @@ namespace detail {
 
 std::string pyopencl_test_words(const Overview& overview) {
   return overview.pyopencl_test && !overview.pyopencl_test->empty()
-             ? "PYOPENCL_TEST='" + *overview.pyopencl_test + "'"
+             ? "PYOPENCL_TEST=" + quote(*overview.pyopencl_test)
              : "PYOPENCL_TEST unset";
 }
 
 std::string cuda_setting_words(const Overview& overview) {
   const auto setting = cuda::effective_setting(overview.cuda_sources);
-  return setting ? setting->source + "='" + setting->value + "'" : "CUDA_DEVICE unset";
+  return setting ? printable(setting->source) + "=" + quote(setting->value) : "CUDA_DEVICE unset";
 }
 
 std::string opencl_left_out(const Overview& overview, const opencl::DeviceInfo& device) {

@@ -25,6 +25,27 @@ TEST(Printable, EscapesTerminalControlSequences) {
             "csi\\xc2\\x9b2J");
 }
 
+// The bidi embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069) make a name read
+// other than its bytes ("Trojan Source"); every function shows them escaped, neighbours stay.
+TEST(Printable, EscapesBidiControls) {
+  EXPECT_EQ(printable("gpu\xe2\x80\xae"
+                      "evil"),
+            "gpu\\xe2\\x80\\xae"
+            "evil")
+      << "U+202E";
+  EXPECT_EQ(printable("\xe2\x80\xaa"), "\\xe2\\x80\\xaa") << "U+202A";
+  EXPECT_EQ(printable("\xe2\x81\xa6x\xe2\x81\xa9"), "\\xe2\\x81\\xa6x\\xe2\\x81\\xa9")
+      << "U+2066, U+2069";
+  EXPECT_EQ(quote("\xe2\x80\xad"), "'\\xe2\\x80\\xad'") << "U+202D";
+  EXPECT_EQ(printable_text("a\n\xe2\x81\xa7"), "a\n\\xe2\\x81\\xa7") << "U+2067";
+  // U+2028 and U+2029 break lines where a renderer honours them: escaped on one line.
+  EXPECT_EQ(printable("a\xe2\x80\xa8"
+                      "b\xe2\x80\xa9"),
+            "a\\xe2\\x80\\xa8"
+            "b\\xe2\\x80\\xa9");
+  EXPECT_EQ(printable("\xe2\x80\xaf"), "\xe2\x80\xaf") << "U+202F, a narrow no-break space";
+}
+
 TEST(Printable, OneLineEscapesLineBreaksTextKeepsThem) {
   EXPECT_EQ(printable("two\nlines\tand a tab"), "two\\x0alines\\x09and a tab");
   EXPECT_EQ(printable_text("two\nlines\tand a tab\x1b"), "two\nlines\tand a tab\\x1b");
