@@ -4,6 +4,7 @@
 // instance; for an entry that runs a whole binary, of many (a batch).
 #include <algorithm>
 #include <cstring>
+#include <unordered_map>
 
 #include "console.hpp"
 #include "xml_reader.hpp"
@@ -64,12 +65,14 @@ std::string joined(const std::vector<const ConsolePart*>& parts, const std::stri
     std::vector<std::string> tests;
   };
   std::vector<Message> messages;
+  // An entry of a whole binary may print a hundred thousand parts.
+  std::unordered_map<std::string, std::size_t> index;
   for (const ConsolePart* part : parts) {
-    const std::string text = part->location + "\n" + part->text;
-    auto found = std::find_if(messages.begin(), messages.end(),
-                              [&](const Message& message) { return message.text == text; });
-    if (found == messages.end()) found = messages.insert(messages.end(), {text, {}});
-    if (!part->test.empty() && part->test != entry) found->tests.push_back(part->test);
+    std::string text = part->location + "\n" + part->text;
+    const auto [found, added] = index.try_emplace(text, messages.size());
+    if (added) messages.push_back({std::move(text), {}});
+    Message& message = messages[found->second];
+    if (!part->test.empty() && part->test != entry) message.tests.push_back(part->test);
   }
   std::string joined;
   for (const Message& message : messages) {

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <sstream>
+#include <unordered_set>
 #include <vector>
 
 #include "render.hpp"
@@ -42,11 +43,10 @@ std::string readable_message(const std::string& message) {
 
 std::vector<std::string> message_locations(const std::string& message) {
   std::vector<std::string> found;
+  std::unordered_set<std::string> seen;  // a message may have a hundred thousand locations
   std::istringstream lines(message);
   for (std::string line; std::getline(lines, line);) {
-    if (is_location(line) && std::find(found.begin(), found.end(), line) == found.end()) {
-      found.push_back(line);
-    }
+    if (is_location(line) && seen.insert(line).second) found.push_back(line);
   }
   return found;
 }

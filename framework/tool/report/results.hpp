@@ -77,7 +77,7 @@ class input_error : public error {
 /// attributes. GoogleTest writes about 15 nodes a test case; the defaults take 250000 of them.
 struct XmlLimits {
   std::size_t nodes = 4000000;  ///< elements and attributes of the whole document
-  std::size_t attributes_per_element = 1000;
+  std::size_t attributes_per_element = 128;
 };
 
 /// Reads a report: GoogleTest's XML (`--gtest_output=xml`, root `<testsuites>`) or CTest's JUnit

@@ -20,9 +20,10 @@ std::string header_of(const Matrix& matrix, std::size_t index) {
   const Column& column = matrix.columns[index];
   if (column.kind == ColumnKind::host) return "host";
   if (column.kind == ColumnKind::no_device) return "none";
-  std::size_t number = 0;
-  for (std::size_t i = 0; i <= index; ++i) number += matrix.columns[i].kind == ColumnKind::device;
-  return "[" + std::to_string(number) + "]";
+  // Devices follow the host column, when there is one: a device's number is its place among them,
+  // found without counting (a label is made for every message's every result).
+  const bool host_first = matrix.columns.front().kind == ColumnKind::host;
+  return "[" + std::to_string(index + (host_first ? 0 : 1)) + "]";
 }
 
 std::string pad(std::string text, std::size_t width) {

@@ -357,6 +357,25 @@ TEST(ReportCTest, TheSameMessageOfManyTestsOfAnEntryIsGivenOnce) {
 
 // --- GoogleTest's console output ---
 
+// An entry of a whole binary may print a hundred thousand failures: each distinct message once,
+// read in time linear in the output (it was quadratic).
+TEST(ReportCTest, AnEntryWithManyFailuresGivesEachMessageOnce) {
+  constexpr int kParts = 50000;
+  std::string output;
+  for (int i = 0; i < kParts; ++i) {
+    output += "[ RUN      ] S.T" + std::to_string(i) + "\n/src/t.cpp:" + std::to_string(i) +
+              ": Failure\nbad " + std::to_string(i % 2) + "\n[  FAILED  ] S.T" + std::to_string(i) +
+              " (0 ms)\n";
+  }
+  const auto results =
+      parse_report_xml(junit(entry("all_tests", "fail", kFailed, output)), "ctest.xml");
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::fail);
+  EXPECT_EQ(polydev::report::samples::occurrences(results[0].message, "\n(in S.T"),
+            static_cast<std::size_t>(kParts));
+  EXPECT_THAT(results[0].message, HasSubstr("/src/t.cpp:49999\nbad 1\n(in S.T49999)"));
+}
+
 TEST(ReportConsole, PartsWithTheirPlaceTextAndTest) {
   const auto parsed = polydev::report::parse_gtest_console(
       "noise before\r\n[ RUN      ] S.A\r\n/src/a.cpp:3: Failure\r\nfirst line\r\n\r\nafter a "

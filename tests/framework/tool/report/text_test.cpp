@@ -131,3 +131,50 @@ TEST(ReportText, FlaggedTestsAreListedWithoutRepeatingTheirReasons) {
 }
 
 }  // namespace
+
+// Large inputs, read and rendered in time linear in their size: each of these was quadratic
+// (tens of seconds at 100000). They assert the result, not the time.
+namespace large {
+
+constexpr int kCount = 50000;
+
+TEST(ReportLarge, AMessageWithManyLocationsListsEachOnce) {
+  std::string message;
+  for (int i = 0; i < kCount; ++i) message += "/src/t.cpp:" + std::to_string(i) + "\nx\n";
+  message += "/src/t.cpp:0\nagain\n";
+  const std::vector<std::string> locations = polydev::report::message_locations(message);
+  ASSERT_EQ(locations.size(), static_cast<std::size_t>(kCount));
+  EXPECT_EQ(locations.front(), "/src/t.cpp:0");
+  EXPECT_EQ(locations.back(), "/src/t.cpp:" + std::to_string(kCount - 1));
+}
+
+TEST(ReportLarge, ManyResultsOfOneMessageAtManyPlacesAreOneGroup) {
+  std::string cases;
+  for (int i = 0; i < kCount; ++i) {
+    cases += "<testcase name=\"T" + std::to_string(i) +
+             "\"><failure message=\"/src/t.cpp:" + std::to_string(i) +
+             "&#x0A;same\"/></testcase>\n";
+  }
+  const auto matrix = build_matrix(parse_report_xml(report(suite("S", cases)), "a.xml"));
+  const auto groups = polydev::report::group_messages(matrix, {polydev::report::Outcome::fail});
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].message, "same");
+  EXPECT_EQ(groups[0].occurrences.size(), static_cast<std::size_t>(kCount));
+  EXPECT_EQ(groups[0].locations.size(), static_cast<std::size_t>(kCount));
+  EXPECT_THAT(polydev::report::format_text(matrix, {"a.xml"}), HasSubstr("50000 FAIL, 0 skip"));
+}
+
+TEST(ReportLarge, ManyDevicesEachWithAFailureAreLabelledByNumber) {
+  constexpr int kDevices = 20000;
+  std::string cases;
+  for (int i = 0; i < kDevices; ++i) {
+    cases += device_case("T", "opencl_d" + std::to_string(100000 + i) + "_0",
+                         "<failure message=\"bad\"/>");
+  }
+  const std::string text = polydev::report::format_text(
+      build_matrix(parse_report_xml(report(suite("S", cases)), "a.xml")), {"a.xml"});
+  EXPECT_THAT(text, HasSubstr("FAIL S.T on [1] opencl_d100000_0 "));
+  EXPECT_THAT(text, HasSubstr("FAIL S.T on [20000] opencl_d119999_0 "));
+}
+
+}  // namespace large
