@@ -3,6 +3,7 @@
 // Input: a pattern, a text to match it against (both end at a NUL byte), then the file's text.
 //
 // Checked: the file gives a configuration or a config_error "polydev.yaml:<line>:<column>: ..."
+// of one line with no control byte (and a text over kConfigFileLimit never a configuration)
 // (never an exception of yaml-cpp); its profiles set only the selector variables, require only
 // backends, are found by name, and everything parsed has a line. A glob is built or rejected with a
 // polydev::error; built, it matches what the C library's fnmatch() matches (patterns without sets),
@@ -11,6 +12,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -112,6 +114,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       [&] { return polydev::parse_config(file, "polydev.yaml"); }, "parse_config", &message);
   require(config || message.rfind("polydev.yaml:", 0) == 0,
           "a configuration error does not start with 'polydev.yaml:<line>:<column>': " + message);
-  if (config) check_config(*config);
+  // One line, nothing raw: what a terminal or a log receives of a file and of yaml-cpp's words.
+  require(std::none_of(message.begin(), message.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }),
+          "a configuration error holds a line break or another control byte");
+  require(message.size() < 4096, "a configuration error is longer than a few quoted excerpts");
+  if (config) {
+    require(file.size() <= polydev::kConfigFileLimit, "a text over the size limit was accepted");
+    check_config(*config);
+  }
   return 0;
 }

@@ -9,6 +9,7 @@
 /// matching are pure functions; `process_config()` is what test binaries and the `polydev` tool
 /// use.
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -137,9 +138,19 @@ struct Config {
   const Profile* find_profile(std::string_view name) const;
 };
 
+/// The most bytes a configuration file may have. A real one is a few kilobytes; yaml-cpp's tree
+/// takes some hundred times its text in memory, so the 64 MiB cap of other text files would let a
+/// stray file cost gigabytes in every test process.
+inline constexpr std::size_t kConfigFileLimit = 1024 * 1024;
+
+/// The most YAML nodes (keys, values, list items) a configuration may hold: some ten thousand
+/// expectations, checked while streaming the text, before any tree is built.
+inline constexpr std::size_t kConfigNodeLimit = 50000;
+
 /// Parses the text of a configuration file; `file_name` is used in error messages only. Empty text
 /// is an empty configuration. Unknown keys, wrong types, duplicate keys, bad patterns and bad
-/// version ranges are errors.
+/// version ranges are errors, and so are a text over `kConfigFileLimit` bytes, more than
+/// `kConfigNodeLimit` nodes and a tag other than YAML's standard ones. Every message is one line.
 /// @throws polydev::config_error with file, line and column.
 Config parse_config(const std::string& text, const std::string& file_name);
 

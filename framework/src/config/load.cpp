@@ -11,7 +11,7 @@ namespace fs = std::filesystem;
 Config load_config_file(const fs::path& path) {
   std::string text;
   try {
-    text = detail::read_regular_file(path.string(), detail::kTextFileLimit);
+    text = detail::read_regular_file(path.string(), kConfigFileLimit);
   } catch (const detail::file_error& failure) {
     throw error("cannot read the configuration file " + detail::printable(failure.what()));
   }

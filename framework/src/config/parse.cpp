@@ -14,8 +14,11 @@
 
 namespace polydev {
 
+// One line whatever the parts hold: a message quotes its values already, but yaml-cpp's own texts
+// and file names are foreign too.
 config_error::config_error(std::string file, int line, int column, const std::string& message)
-    : error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message),
+    : error(detail::printable(file, std::string::npos) + ":" + std::to_string(line) + ":" +
+            std::to_string(column) + ": " + detail::printable(message, std::string::npos)),
       file_(std::move(file)),
       line_(line),
       column_(column) {}
@@ -57,36 +60,71 @@ std::string join(const std::vector<std::string>& words) {
 // (jbeder/yaml-cpp#1040, fixed after 0.8): its parser reads the same empty document again and
 // again. Counting the documents with this handler, two at most, bounds the work, and a document
 // that begins where the one before it began shows that the parser is stuck.
+//
+// The same pass bounds what the tree would cost, before yaml-cpp builds it: it counts the nodes
+// (a flow list of a million items takes gigabytes as a tree) and refuses tags the schema gives no
+// meaning to, each at the node's mark.
 class DocumentMarks : public YAML::EventHandler {
  public:
   struct Document {
     YAML::Mark start;
     std::optional<YAML::Mark> first_node;
   };
+  /// Thrown out of the parser where the pass stops, so that no more of the text is read; the
+  /// caller reports it with its file name.
+  struct Refusal {
+    YAML::Mark mark;
+    std::string what;
+    std::string expected;
+  };
   std::vector<Document> documents;
+  std::size_t nodes = 0;
 
   void OnDocumentStart(const YAML::Mark& mark) override { documents.push_back({mark, {}}); }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark, {}); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark, {}); }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                 const std::string&) override {
-    node(mark);
+    node(mark, tag);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                        YAML::EmitterStyle::value) override {
-    node(mark);
+    node(mark, tag);
   }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                   YAML::EmitterStyle::value) override {
-    node(mark);
+    node(mark, tag);
   }
   void OnMapEnd() override {}
 
  private:
-  void node(const YAML::Mark& mark) {
+  // yaml-cpp reports "?" for a plain node without a tag and "!" for a quoted one; a standard tag
+  // (!!str) comes resolved, as "tag:yaml.org,2002:str".
+  static bool known_tag(const std::string& tag) {
+    static const std::set<std::string> standard = {"str",  "int", "float", "bool",
+                                                   "null", "map", "seq"};
+    const std::string prefix = "tag:yaml.org,2002:";
+    if (tag.empty() || tag == "?" || tag == "!") return true;
+    return tag.rfind(prefix, 0) == 0 && standard.count(tag.substr(prefix.size())) != 0;
+  }
+
+  void node(const YAML::Mark& mark, const std::string& tag) {
     if (!documents.empty() && !documents.back().first_node) documents.back().first_node = mark;
+    if (!known_tag(tag)) {
+      throw Refusal{mark, "unknown YAML tag " + detail::quote(tag),
+                    "no tag, or one of YAML's standard tags (!!str, !!int, !!float, !!bool, "
+                    "!!null, !!map, !!seq): polydev.yaml gives no other tag a meaning"};
+    }
+    if (++nodes > kConfigNodeLimit) {
+      throw Refusal{mark,
+                    "more than " + std::to_string(kConfigNodeLimit) +
+                        " YAML nodes (keys, values and list items); the file is not read "
+                        "further",
+                    "a configuration of at most " + std::to_string(kConfigNodeLimit) +
+                        " nodes (some ten thousand expectations)"};
+    }
   }
 };
 
@@ -96,11 +134,21 @@ class Parser {
 
   Config parse(const std::string& text) {
     YAML::Node root;
+    if (text.size() > kConfigFileLimit) {
+      fail(YAML::Mark(),
+           "the text is " + std::to_string(text.size()) + " bytes, over the limit of " +
+               std::to_string(kConfigFileLimit) + " bytes",
+           "a configuration of at most " + std::to_string(kConfigFileLimit) + " bytes (1 MiB)");
+    }
     try {
       std::istringstream stream(text);
       YAML::Parser parser(stream);
       DocumentMarks marks;
-      while (marks.documents.size() < 2 && parser.HandleNextDocument(marks)) {
+      try {
+        while (marks.documents.size() < 2 && parser.HandleNextDocument(marks)) {
+        }
+      } catch (const DocumentMarks::Refusal& refusal) {
+        fail(refusal.mark, refusal.what, refusal.expected);
       }
       if (marks.documents.size() == 2) {
         const DocumentMarks::Document& second = marks.documents[1];
@@ -112,7 +160,7 @@ class Parser {
       }
       root = YAML::Load(text);
     } catch (const YAML::ParserException& failure) {
-      fail(failure.mark, "this is not valid YAML (" + failure.msg + ")",
+      fail(failure.mark, "this is not valid YAML (" + detail::printable(failure.msg) + ")",
            "a YAML mapping (see docs/configuration.md)");
     }
     Config config;

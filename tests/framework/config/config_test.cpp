@@ -266,6 +266,61 @@ TEST(ConfigSchemaErrors, MessagesQuoteAShortEscapedPrefixOfTheContent) {
   }
 }
 
+// What the reader keeps is bounded before yaml-cpp builds its tree (some hundred bytes a node):
+// the text at 1 MiB, the nodes at 50 000, each refused with the limit it passed.
+TEST(ConfigSchemaErrors, SizeAndNodeLimitsAreErrorsNamingTheLimit) {
+  const std::string over(polydev::kConfigFileLimit + 1, '#');
+  EXPECT_EQ(schema_error(over, 1, 1),
+            "dir/polydev.yaml:1:1: the text is 1048577 bytes, over the limit of 1048576 bytes; "
+            "expected a configuration of at most 1048576 bytes (1 MiB)");
+  std::string list = "[";
+  for (int i = 0; i < 60000; ++i) list += "x,";
+  list += "x]\n";
+  EXPECT_THAT(schema_error(list, 1, 100000),
+              HasSubstr("more than 50000 YAML nodes (keys, values and list items)"));
+  std::string entries = "version: 1\nexpectations:\n";
+  for (int i = 0; i < 20000; ++i) entries += "  - {test: S.T" + std::to_string(i) + ", skip: r}\n";
+  EXPECT_THAT(schema_error(entries, 10002, 5),
+              HasSubstr("expected a configuration of at most 50000 nodes"));
+}
+
+// A tag gives a node a meaning the schema does not have: only YAML's standard ones are read.
+TEST(ConfigSchemaErrors, UnknownTagsAreErrorsNamingTheAcceptedOnes) {
+  EXPECT_EQ(schema_error("version: !foo 1\n", 1, 10),
+            "dir/polydev.yaml:1:10: unknown YAML tag '!foo'; expected no tag, or one of YAML's "
+            "standard tags (!!str, !!int, !!float, !!bool, !!null, !!map, !!seq): polydev.yaml "
+            "gives no other tag a meaning");
+  EXPECT_THAT(schema_error("profiles: !!set {a: {}}\n", 1, 11),
+              HasSubstr("unknown YAML tag 'tag:yaml.org,2002:set'"));
+  EXPECT_THAT(schema_error("expectations:\n  - !<tag:x> {test: a.b, skip: r}\n", 2, 5),
+              HasSubstr("unknown YAML tag 'tag:x'"));
+  const polydev::Config config = polydev::parse_config(
+      "version: !!int 1\nprofiles: !!map {ci: {PYOPENCL_TEST: !!str 0}}\n", "dir/polydev.yaml");
+  ASSERT_EQ(config.profiles.size(), 1u);
+}
+
+// Every message is one line, whatever yaml-cpp or the file put in it.
+TEST(ConfigSchemaErrors, EveryMessageIsOneLine) {
+  const std::string texts[] = {
+      "a: \"\\\x01\"\n",
+      "a: \"\\\r\"\n",
+      "version: \"1\\n\"\n",
+      "\"k\\ny\": 1\n",
+      "profiles:\n  \"a\\nb\": {require: 5}\n",
+      "version: !\"a\\nb\" 1\n",
+      "version: !a%0Ab 1\n",
+  };
+  for (const std::string& text : texts) {
+    try {
+      polydev::parse_config(text, "dir/poly\ndev.yaml");
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const polydev::config_error& failure) {
+      const std::string message = failure.what();
+      EXPECT_EQ(message.find_first_of("\n\r\x01"), std::string::npos) << message;
+    }
+  }
+}
+
 TEST(ConfigSchemaErrors, Profiles) {
   EXPECT_EQ(schema_error("profiles:\n  - ci\n", 2, 3),
             "dir/polydev.yaml:2:3: 'profiles' is a list; expected a mapping of profile names to "
@@ -555,7 +610,7 @@ TEST_F(ConfigFiles, SpecialFilesAreErrorsNamingThePathAndWhatItIs) {
       {"/dev/zero", ": a character device, not a regular file"},
       {dangling.string(), ": a dangling symbolic link (its target does not exist)"},
       {loop.string(), ": a symbolic link loop"},
-      {big.string(), ": larger than the limit of 67108864 bytes"},
+      {big.string(), ": larger than the limit of 1048576 bytes"},
   };
   for (const auto& [path, what] : cases) {
     auto load = std::async(std::launch::async, [&, config = path]() -> std::string {
