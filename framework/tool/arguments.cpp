@@ -1,9 +1,4 @@
-// The argument rules shared by every `polydev` command, and writing an output file.
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
+// The argument rules shared by every `polydev` command.
 
 #include "commands.hpp"
 
@@ -63,25 +58,6 @@ ParsedArguments parse_arguments(const Arguments& arguments, const CommandSyntax&
     parsed.values.emplace(name, value);
   }
   return parsed;
-}
-
-std::optional<std::string> write_file(const std::string& path, const std::string& text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
-  if (fd < 0) return std::string(std::strerror(errno));
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t count = ::write(fd, text.data() + written, text.size() - written);
-    if (count < 0 && errno == EINTR) continue;
-    if (count < 0) {
-      const int error = errno;
-      ::close(fd);
-      return std::string(std::strerror(error));
-    }
-    written += static_cast<std::size_t>(count);
-  }
-  // A file system may report a failed write only when the file is closed (NFS, a full quota).
-  if (::close(fd) != 0 && errno != EINTR) return std::string(std::strerror(errno));
-  return std::nullopt;
 }
 
 }  // namespace polydev::tool

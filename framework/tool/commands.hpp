@@ -64,10 +64,6 @@ struct ParsedArguments {
 /// @throws usage_failure naming the argument that breaks a rule.
 ParsedArguments parse_arguments(const Arguments& arguments, const CommandSyntax& syntax);
 
-/// Writes `text` to the file `path` (created or truncated). Nothing on success; otherwise why not,
-/// with strerror's words ("No such file or directory").
-std::optional<std::string> write_file(const std::string& path, const std::string& text);
-
 /// Prints the selection's warnings on stderr; when a selector is wrong prints its error and
 /// returns false (the caller then exits with 2, so that a script never mistakes it for a result).
 bool report_selection_problems();

@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "io/printable.hpp"
+#include "io/replace_file.hpp"
 #include "polydev/ctest_resources.hpp"
 #include "polydev/selection.hpp"
 
@@ -44,7 +45,7 @@ int resource_spec_command(const Arguments& arguments) {
     std::cout << spec;
     return 0;
   }
-  if (const auto problem = write_file(*output, spec)) {
+  if (const auto problem = detail::replace_file(*output, spec)) {
     std::cerr << "polydev resource-spec: cannot write '" << detail::printable(*output)
               << "': " << *problem << '\n';
     return 1;

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "io/printable.hpp"
+#include "io/replace_file.hpp"
 
 namespace polydev::report {
 
@@ -21,15 +22,6 @@ std::string quoted(const std::string& path) { return "'" + detail::printable(pat
 
 bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
-// What a file that is not a regular one is, in an error's words.
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a folder";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  return "not a regular file";
 }
 
 bool ends_with_xml(const std::string& path) {
@@ -53,35 +45,17 @@ std::optional<std::string> folder_holding(const std::string& output,
   return std::nullopt;
 }
 
-// The mode a new file gets from open(..., 0666): the umask is read by setting it, and set back.
-mode_t new_file_mode() {
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  return 0666 & ~mask;
-}
-
-std::optional<std::string> write_all(int fd, const std::string& text) {
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t count = ::write(fd, text.data() + written, text.size() - written);
-    if (count < 0 && errno == EINTR) continue;
-    if (count < 0) return std::string(std::strerror(errno));
-    written += static_cast<std::size_t>(count);
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<std::string> output_problem(const std::string& option, const std::string& output,
                                           const std::vector<std::string>& inputs,
                                           const std::vector<std::string>& files) {
+  if (const auto kind = detail::not_a_regular_file(output)) {
+    return option + " " + quoted(output) + " is " + *kind +
+           "; expected a regular file or a path that does not exist yet";
+  }
   struct stat target {};
   if (::stat(output.c_str(), &target) == 0) {
-    if (!S_ISREG(target.st_mode)) {
-      return option + " " + quoted(output) + " is " + kind_of(target.st_mode) +
-             "; expected a regular file or a path that does not exist yet";
-    }
     for (const std::string& file : files) {
       struct stat input {};
       if (::stat(file.c_str(), &input) == 0 && same_file(input, target)) {
@@ -91,10 +65,6 @@ std::optional<std::string> output_problem(const std::string& option, const std::
     }
   } else if (errno != ENOENT) {
     return option + " " + quoted(output) + ": " + std::strerror(errno);
-  } else if (struct stat link{}; ::lstat(output.c_str(), &link) == 0) {
-    return option + " " + quoted(output) +
-           " is a symbolic link to nothing; expected a regular file or a path that does not "
-           "exist yet";
   }
   if (ends_with_xml(output)) {
     if (const auto folder = folder_holding(output, inputs)) {
@@ -106,28 +76,7 @@ std::optional<std::string> output_problem(const std::string& option, const std::
 }
 
 std::optional<std::string> write_output(const std::string& path, const std::string& text) {
-  std::error_code ignored;
-  // The file a symbolic link names is the one replaced; the link stays.
-  fs::path target = path;
-  if (fs::is_symlink(path, ignored)) {
-    std::error_code failure;
-    const fs::path named = fs::canonical(path, failure);
-    if (!failure) target = named;
-  }
-  struct stat existing {};
-  const mode_t mode =
-      ::stat(target.c_str(), &existing) == 0 ? existing.st_mode & 07777 : new_file_mode();
-  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temporary = (folder / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
-  if (fd < 0) return std::string(std::strerror(errno));
-  std::optional<std::string> problem = write_all(fd, text);
-  if (!problem && ::fchmod(fd, mode) != 0) problem = std::strerror(errno);
-  // A file system may report a failed write only when the file is closed (NFS, a full quota).
-  if (::close(fd) != 0 && !problem && errno != EINTR) problem = std::strerror(errno);
-  if (!problem && ::rename(temporary.c_str(), target.c_str()) != 0) problem = std::strerror(errno);
-  if (problem) ::unlink(temporary.c_str());
-  return problem;
+  return detail::replace_file(path, text);
 }
 
 }  // namespace polydev::report

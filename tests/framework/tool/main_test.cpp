@@ -2,7 +2,10 @@
 // closed stdout) is a failure with the reason, and the argument rules that all commands share.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -115,6 +118,34 @@ TEST(ToolOutput, ACommandThatPrintsNothingOnStdoutNeedsNone) {
   const ProcessResult result = tool_with_stdout(">&-", {"resource-spec", "--output", spec});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(read(spec), StartsWith("{\"version\": {\"major\": 1, \"minor\": 0}"));
+}
+
+// A FIFO would make the writer wait for a reader for ever; a folder or a device is no spec.
+TEST(ToolOutput, TheResourceSpecIsWrittenOnlyToARegularFileAndWhole) {
+  const std::string fifo = temp_path("spec.fifo");
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& output : {fifo, std::string("/dev/null"), ::testing::TempDir()}) {
+    const ProcessResult result = tool({"resource-spec", "--output", output});
+    EXPECT_EQ(result.exit_code, 1) << output << "\n" << result.output;
+    EXPECT_THAT(result.output, HasSubstr("polydev resource-spec: cannot write '"));
+    EXPECT_THAT(result.output, HasSubstr(", not a regular file")) << result.output;
+  }
+  std::remove(fifo.c_str());
+  // A write that fails leaves the spec there as it was, and no temporary file beside it.
+  const std::string spec = temp_path("kept.json");
+  std::ofstream(spec) << "earlier";
+  // (The shell ignores SIGXFSZ, so that the write fails with EFBIG instead of killing the tool.)
+  const ProcessResult limited = run_process(
+      {"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" resource-spec --output \"$1\"",
+       POLYDEV_TOOL, spec});
+  EXPECT_EQ(limited.exit_code, 1) << limited.output;
+  EXPECT_THAT(limited.output, HasSubstr("File too large"));
+  EXPECT_EQ(read(spec), "earlier");
+  const std::string name = spec.substr(spec.rfind('/') + 1);
+  for (const auto& entry : std::filesystem::directory_iterator(::testing::TempDir())) {
+    EXPECT_NE(entry.path().filename().string().rfind("." + name, 0), 0u) << entry.path();
+  }
 }
 
 TEST(ToolOutput, AFileOpenedWhileStdoutIsClosedDoesNotReceiveStdout) {
@@ -272,14 +303,15 @@ TEST(ToolArguments, AFileThatCannotBeWrittenGivesTheReason) {
   EXPECT_EQ(spec.exit_code, 1) << spec.output;
   EXPECT_THAT(spec.output, HasSubstr("polydev resource-spec: cannot write '" + missing_folder +
                                      "': No such file or directory"));
+  // A device is no file to write (a full disk: TheResourceSpecIsWrittenOnlyToARegularFileAndWhole).
   const ProcessResult full = tool({"resource-spec", "--output", "/dev/full"});
   EXPECT_EQ(full.exit_code, 1) << full.output;
-  EXPECT_THAT(full.output, HasSubstr("cannot write '/dev/full': No space left on device"));
+  EXPECT_THAT(full.output, HasSubstr("cannot write '/dev/full': a device, not a regular file"));
   if (!kHasReport) return;
   const ProcessResult html = tool({"report", "--html", "/dev/full", passing_report()});
   EXPECT_EQ(html.exit_code, 2) << html.output;
-  EXPECT_THAT(html.output,
-              HasSubstr("polydev report: cannot write '/dev/full': No space left on device"));
+  EXPECT_THAT(html.output, HasSubstr("polydev report: --html '/dev/full' is a device; expected a "
+                                     "regular file or a path that does not exist yet"));
 }
 
 TEST(ToolArguments, ArgumentsAreQuotedWithoutTheirControlCharacters) {
