@@ -248,5 +248,68 @@ if grep -Eo "[^ ]*/libgtest[^ /]*\.(a|so)" "$work/own_googletest/build.ninja" | 
 fi
 echo "   links the GoogleTest it built, no installed one"
 
+# A project whose device tests misbehave: no misbehaviour makes a CTest entry pass or skip, in
+# either granularity, nor the report of what the entries wrote (their XML alone, and with CTest's
+# JUnit file). The runs keep the reports of the run before, as a CI machine's folder would.
+echo "== consumer: verdicts of misbehaving tests (CTest and polydev report)"
+verdicts="$work/verdicts"
+logged "$verdicts.configure.log" cmake -S tests/consumer/verdicts -B "$verdicts" \
+  "${consumer_options[@]}" "-DCMAKE_PREFIX_PATH=$prefix"
+logged "$verdicts.build.log" cmake --build "$verdicts" --parallel "$(nproc)"
+verdict_spec=()
+if ((!ctest_generates_spec)); then
+  "$prefix/bin/polydev" resource-spec --output "$verdicts.spec.json"
+  verdict_spec=(--resource-spec-file "$verdicts.spec.json")
+fi
+printf 'version: 1\nexpectations:\n  - test: "Verdicts.Works"\n    xfail: "fails here"\n' \
+  >"$verdicts.xfail.yaml"
+# misbehaves WHAT EXPECTED REPORT_STATUS [VARIABLE=VALUE...]: the entries run with the tests
+# misbehaving as WHAT; EXPECTED is what CTest must say of them (pass; skip; works: the entries that
+# run Verdicts.Works fail, the others pass; all: every entry fails); REPORT_STATUS is the status of
+# `polydev report` on the entries' XML, and on CTest's JUnit file beside it.
+misbehaves() {
+  local what=$1 expected=$2 report_status=$3 status=0
+  shift 3
+  env POLYDEV_CONSUMER_MISBEHAVIOUR="$what" "$@" ctest --test-dir "$verdicts" -R ':' \
+    --output-junit "$verdicts.junit.xml" --timeout 120 --parallel "$(nproc)" \
+    "${verdict_spec[@]}" >"$verdicts.$what.log" 2>&1 || true
+  python3 - "$verdicts.junit.xml" "$expected" <<'PY' || { cat "$verdicts.$what.log" >&2; fail "misbehaviour '$what': CTest's verdicts are wrong"; }
+import sys
+import xml.etree.ElementTree as ElementTree
+
+# (The entries' names hold their granularity and a ':'; CTest adds the resource-spec fixture.)
+cases = [case for case in ElementTree.parse(sys.argv[1]).iter("testcase") if ":" in case.get("name")]
+expected = sys.argv[2]
+if len(cases) < 4:
+    sys.exit(f"only {len(cases)} entries ran")
+for case in cases:
+    name, status = case.get("name"), case.get("status")
+    runs_works = name.startswith("device:") or ".Works/" in name
+    wanted = {"pass": "run", "skip": "notrun", "all": "fail"}.get(expected)
+    if expected == "works":
+        wanted = "fail" if runs_works else "run"
+    if status != wanted:
+        sys.exit(f"{name}: CTest says {status}, expected {wanted}")
+print(f"   {len(cases)} entries as expected ({expected})")
+PY
+  for inputs in "$verdicts/results" "$verdicts.junit.xml $verdicts/results"; do
+    # shellcheck disable=SC2086 # two inputs in the second case
+    "$prefix/bin/polydev" report $inputs >"$verdicts.$what.report" 2>&1 || status=$?
+    if ((status != report_status)); then
+      cat "$verdicts.$what.report" >&2
+      fail "misbehaviour '$what': polydev report $inputs exited $status, expected $report_status"
+    fi
+    status=0
+  done
+  echo "   '$what': polydev report exits $report_status"
+}
+misbehaves "" pass 0
+misbehaves exit works 1 # after a run that passed: its reports are still there
+misbehaves print_markers works 1
+misbehaves suite_setup all 1
+misbehaves xfail_and_thread works 1 "POLYDEV_CONFIG=$verdicts.xfail.yaml"
+misbehaves "" all 1 GTEST_REPEAT=0
+misbehaves skip skip 0
+
 echo "ci/consumers.sh: the installed package, build tree, add_subdirectory, FetchContent, no CUDA" \
-  "toolkit and own GoogleTest consumers passed"
+  "toolkit, own GoogleTest and verdicts consumers passed"
