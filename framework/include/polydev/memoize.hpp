@@ -42,6 +42,10 @@ class FirstArgMemoized;
 /// - thread-safe; if two threads miss one key at once both compute and both get the value stored
 ///   first, so every caller sees one value per key.
 ///
+/// `Result` may be `void` (PyOpenCL's `test_context_dep_memoize` memoizes such a function): the
+/// function then runs once per key for its effect, and later calls with that key do nothing
+/// until the caches are cleared (two threads that miss one key at once may both run it).
+///
 /// Every argument after the first must be copyable and have `operator<`.
 template <typename Result, typename First, typename... Rest>
 class FirstArgMemoized<Result(First, Rest...)> {
@@ -54,11 +58,18 @@ class FirstArgMemoized<Result(First, Rest...)> {
   /// The cached result for these arguments, computed on a miss.
   Result operator()(const First& first, const Rest&... rest) {
     Key key{MemoKey<First>::of(first), rest...};
-    return cache_.get_or_compute(key,
-                                 [&] {
-                                   return Entry{first, function_(first, rest...)};
-                                 })
-        .second;
+    if constexpr (std::is_void_v<Result>) {
+      cache_.get_or_compute(key, [&] {
+        function_(first, rest...);
+        return Entry{first, Stored{}};
+      });
+    } else {
+      return cache_.get_or_compute(key,
+                                   [&] {
+                                     return Entry{first, function_(first, rest...)};
+                                   })
+          .second;
+    }
   }
 
   /// Number of cached entries (for tests and diagnostics).
@@ -66,8 +77,11 @@ class FirstArgMemoized<Result(First, Rest...)> {
 
  private:
   using Key = std::tuple<typename MemoKey<First>::type, std::decay_t<Rest>...>;
+  // A void function leaves only the fact that it ran: an empty value marks the key as done.
+  struct Ran {};
+  using Stored = std::conditional_t<std::is_void_v<Result>, Ran, Result>;
   // The first argument is kept with the result: a key of a raw handle does not own it.
-  using Entry = std::pair<First, Result>;
+  using Entry = std::pair<First, Stored>;
 
   Function function_;
   KeyedCache<Key, Entry> cache_;

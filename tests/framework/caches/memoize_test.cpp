@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <CL/opencl.hpp>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -56,6 +57,44 @@ TEST(FirstArgMemoized, ClearFirstArgCachesReleasesTheFirstArgumentAndTheResult) 
   EXPECT_TRUE(watched.expired());
   EXPECT_TRUE(result.expired());
   EXPECT_EQ(twice.size(), 0u);
+}
+
+// PyOpenCL's test_context_dep_memoize memoizes a function that returns nothing.
+TEST(FirstArgMemoized, AVoidFunctionRunsOncePerKeyAndLaterCallsDoNothing) {
+  int calls = 0;
+  FirstArgMemoized<void(int, std::string)> touch([&calls](int, const std::string&) { ++calls; });
+  touch(1, "a");
+  touch(1, "a");
+  EXPECT_EQ(calls, 1);
+  touch(1, "b");
+  touch(2, "a");
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(touch.size(), 3u);
+  polydev::clear_first_arg_caches();
+  touch(1, "a");
+  EXPECT_EQ(calls, 4) << "a cleared key runs the function again";
+}
+
+// The finding's own type; a default cl::Context holds no handle, so no driver is needed.
+TEST(FirstArgMemoized, AVoidFunctionOfAContextCompilesAndRunsOnce) {
+  int calls = 0;
+  FirstArgMemoized<void(cl::Context)> do_something([&calls](const cl::Context&) { ++calls; });
+  const cl::Context context;
+  do_something(context);
+  do_something(context);
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(FirstArgMemoized, AVoidFunctionThatThrowsIsNotMarkedAsRun) {
+  int calls = 0;
+  FirstArgMemoized<void(int)> flaky([&calls](int) {
+    if (++calls == 1) throw std::runtime_error("first call fails");
+  });
+  EXPECT_THROW(flaky(4), std::runtime_error);
+  EXPECT_EQ(flaky.size(), 0u);
+  flaky(4);
+  flaky(4);
+  EXPECT_EQ(calls, 2);
 }
 
 }  // namespace

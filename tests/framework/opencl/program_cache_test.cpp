@@ -8,6 +8,7 @@
 
 #include "polydev/caches.hpp"
 #include "polydev/error.hpp"
+#include "polydev/memoize.hpp"
 #include "polydev/opencl/binary_cache.hpp"
 
 namespace {
@@ -127,6 +128,21 @@ TEST_P(ProgramCache, BuildProgramOnceKeepsNothingAndAnotherContextGetsTheCachedB
   EXPECT_GT(after.memory_hits + after.file_hits, before.memory_hits + before.file_hits);
   // The program from the binary runs.
   expect_fills(second, other, device(), 7);
+}
+
+// PyOpenCL's test_context_dep_memoize: a memoized function of a context that returns nothing runs
+// once for that context.
+TEST_P(ProgramCache, ContextDependentMemoizeOfAVoidFunctionRunsOncePerContext) {
+  const cl::Context context = make_context();
+  int counter = 0;
+  polydev::FirstArgMemoized<void(cl::Context)> do_something(
+      [&counter](const cl::Context&) { ++counter; });
+  do_something(context);
+  do_something(context);
+  EXPECT_EQ(counter, 1);
+  const cl::Context other(device());
+  do_something(other);
+  EXPECT_EQ(counter, 2) << "another context is another key";
 }
 
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(ProgramCache);
