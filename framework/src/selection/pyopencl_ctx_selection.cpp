@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include "io/printable.hpp"
-#include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/selection.hpp"
 #include "selection/opencl_listing.hpp"
@@ -140,11 +139,6 @@ Selection choose_devices(const std::optional<std::string>& pyopencl_ctx,
     }
   }
   return ContextChooser(pyopencl_ctx.value_or(""), inventory).choose();
-}
-
-Selection choose_devices_from_environment(const Inventory& inventory) {
-  return choose_devices(environment_variable("PYOPENCL_CTX"), environment_variable("PYOPENCL_TEST"),
-                        inventory);
 }
 
 }  // namespace polydev::opencl

@@ -5,7 +5,6 @@
 #include <string_view>
 
 #include "io/printable.hpp"
-#include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/selection.hpp"
 #include "selection/opencl_listing.hpp"
@@ -262,10 +261,6 @@ Selection select_test_devices(const std::optional<std::string>& pyopencl_test,
     return all;
   }
   return TestSpecParser(*pyopencl_test, inventory).parse();
-}
-
-Selection select_test_devices_from_environment(const Inventory& inventory) {
-  return select_test_devices(environment_variable("PYOPENCL_TEST"), inventory);
 }
 
 }  // namespace polydev::opencl

@@ -9,7 +9,6 @@
 
 #include "polydev/error.hpp"
 #include "polydev/opencl/selection.hpp"
-#include "support/scoped_environment.hpp"
 #include "support/synthetic_inventory.hpp"
 
 namespace {
@@ -184,19 +183,5 @@ TEST(PyopenclCtxNoDevice, PlatformWithoutDevicesIsAnError) {
   }
 }
 
-TEST(PyopenclCtxEnvironment, BothVariablesAreRead) {
-  const auto inventory = polydev_test::synthetic_opencl_inventory();
-  const polydev_test::ScopedEnvironmentVariable ctx("PYOPENCL_CTX", "1:1");
-  {
-    const polydev_test::ScopedEnvironmentVariable test("PYOPENCL_TEST", std::nullopt);
-    EXPECT_EQ(positions(polydev::opencl::choose_devices_from_environment(inventory)),
-              (Positions{{1, 1}}));
-  }
-  {
-    const polydev_test::ScopedEnvironmentVariable test("PYOPENCL_TEST", "");
-    EXPECT_EQ(positions(polydev::opencl::choose_devices_from_environment(inventory)),
-              (Positions{{0, 0}}));
-  }
-}
 
 }  // namespace

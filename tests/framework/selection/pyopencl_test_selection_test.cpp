@@ -10,7 +10,6 @@
 
 #include "polydev/error.hpp"
 #include "polydev/opencl/selection.hpp"
-#include "support/scoped_environment.hpp"
 #include "support/synthetic_inventory.hpp"
 
 namespace {
@@ -471,21 +470,6 @@ TEST(PyopenclTestEmptyPlatform, DeviceOfAPlatformWithoutDevicesIsAnError) {
   const auto inventory = polydev_test::opencl_inventory_with_empty_platform();
   EXPECT_THROW(select_test_devices("0:0", inventory), polydev::selection_error);
   EXPECT_THROW(select_test_devices("0:", inventory), polydev::selection_error);
-}
-
-// --- reading the environment ----------------------------------------------------------------
-
-TEST(PyopenclTestEnvironment, UnsetVariableSelectsEverything) {
-  const polydev_test::ScopedEnvironmentVariable test("PYOPENCL_TEST", std::nullopt);
-  const auto inventory = polydev_test::synthetic_opencl_inventory();
-  EXPECT_EQ(polydev::opencl::select_test_devices_from_environment(inventory).devices.size(), 5u);
-}
-
-TEST(PyopenclTestEnvironment, VariableIsApplied) {
-  const polydev_test::ScopedEnvironmentVariable test("PYOPENCL_TEST", "nvidia:a100");
-  const auto inventory = polydev_test::synthetic_opencl_inventory();
-  EXPECT_EQ(positions(polydev::opencl::select_test_devices_from_environment(inventory)),
-            (Positions{{1, 1}}));
 }
 
 }  // namespace

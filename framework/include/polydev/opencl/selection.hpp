@@ -53,10 +53,4 @@ Selection choose_devices(const std::optional<std::string>& pyopencl_ctx,
                          const std::optional<std::string>& pyopencl_test,
                          const Inventory& inventory);
 
-/// Reads `PYOPENCL_TEST` and applies `select_test_devices`.
-Selection select_test_devices_from_environment(const Inventory& inventory);
-
-/// Reads `PYOPENCL_CTX` and `PYOPENCL_TEST` and applies `choose_devices`.
-Selection choose_devices_from_environment(const Inventory& inventory);
-
 }  // namespace polydev::opencl
