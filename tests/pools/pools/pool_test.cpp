@@ -104,6 +104,27 @@ void expect_counters(const FakePool& pool, std::size_t held, std::size_t active,
 // ---------------------------------------------------------------------------------------------
 // Size classes
 
+// The values of PyOpenCL's and PyCUDA's bitlog2 (semantics.md, bin arithmetic; PyCUDA's
+// test_bitlog).
+TEST(Bitlog2, GivesTheSeedsValues) {
+  using polydev::pools::bitlog2;
+  EXPECT_EQ(bitlog2(0), 0u) << "the seeds give 0 for 0, as for 1";
+  EXPECT_EQ(bitlog2(1), 0u);
+  EXPECT_EQ(bitlog2(2), 1u);
+  EXPECT_EQ(bitlog2(3), 1u);
+  EXPECT_EQ(bitlog2(4), 2u);
+  EXPECT_EQ(bitlog2(17), 4u);
+  EXPECT_EQ(bitlog2(1023), 9u);
+  EXPECT_EQ(bitlog2(1024), 10u);
+  EXPECT_EQ(bitlog2(0xAFFE), 15u);
+  EXPECT_EQ(bitlog2(0x3AFFE), 17u);
+  EXPECT_EQ(bitlog2(0xCC3AFFE), 27u);
+  EXPECT_EQ(bitlog2(std::size_t{1} << 40), 40u);
+  EXPECT_EQ(bitlog2(std::numeric_limits<std::size_t>::max()),
+            static_cast<unsigned>(std::numeric_limits<std::size_t>::digits - 1));
+  static_assert(bitlog2(1024) == 10, "usable in constant expressions");
+}
+
 struct BinRow {
   std::uint64_t size;
   std::uint64_t alloc_size;

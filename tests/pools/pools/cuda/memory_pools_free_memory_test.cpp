@@ -8,6 +8,7 @@
 #include <polydev/gtest.hpp>
 
 #include "polydev/cuda/device_memory_pool.hpp"
+#include "polydev/pools/bins.hpp"
 #include "support/cuda_checks.hpp"
 #include "support/pool_counters.hpp"
 
@@ -25,7 +26,7 @@ TEST_P(CudaDevicePoolMemory, OutOfMemoryIsRecoveredByFreeingHeldBlocks) {
   ASSERT_CUDA(cudaMemGetInfo(&free_before, &total));
   // Three held blocks of a quarter (or less) of the free memory, then a request that fits only
   // once one of them is freed.
-  const std::size_t quarter = std::size_t{1} << (bitlog2(free_before) - 2);
+  const std::size_t quarter = std::size_t{1} << (polydev::pools::bitlog2(free_before) - 2);
   DeviceMemoryPool pool;
   {
     auto a = pool.allocate(quarter);
@@ -51,7 +52,7 @@ TEST_P(CudaDevicePoolMemory, PyCudaMempoolPattern) {
   std::size_t free_bytes = 0;
   std::size_t total = 0;
   ASSERT_CUDA(cudaMemGetInfo(&free_bytes, &total));
-  const unsigned e0 = bitlog2(free_bytes);
+  const unsigned e0 = polydev::pools::bitlog2(free_bytes);
   DeviceMemoryPool pool;
   {
     std::deque<PooledDeviceAllocation> queue;
