@@ -183,5 +183,4 @@ TEST(PyopenclCtxNoDevice, PlatformWithoutDevicesIsAnError) {
   }
 }
 
-
 }  // namespace
