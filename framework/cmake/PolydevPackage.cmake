@@ -58,6 +58,9 @@ foreach(_polydev_component IN ITEMS framework pools fixtures)
     FILES_MATCHING
     PATTERN "*.hpp")
 endforeach()
+# The header that the build generates (framework/CMakeLists.txt).
+install(FILES "${POLYDEV_GENERATED_INCLUDE_DIR}/polydev/placeholders.hpp"
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/polydev" COMPONENT polydev_development)
 
 # _polydev_install_component(name TARGETS ...): the libraries of one package component and its
 # exported targets file polydev-<name>-targets.cmake.

@@ -168,7 +168,7 @@ expect_entry(device_entries fake/cuda_h200_pci_00_07 "\"\\.type\" : \"cuda_h200_
 expect_entry(device_entries fake/opencl_pocl_gpu_0 "\"DISABLED\"")
 expect_entry(
   device_entries fake/host
-  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*/no_opencl_device:\\*/no_cuda_device:\\*/polydev_require_devices_error:\\*__opencl_\\*:\\*__cuda_\\*:\\*__no_opencl_device:\\*__no_cuda_device:\\*__polydev_require_devices_error\""
+  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*__opencl_\\*:\\*__cuda_\\*:\\*/no_opencl_device:\\*__no_opencl_device:\\*/no_cuda_device:\\*__no_cuda_device:\\*/opencl_selector_error:\\*__opencl_selector_error:\\*/cuda_selector_error:\\*__cuda_selector_error:\\*/polydev_require_devices_error:\\*__polydev_require_devices_error\""
   "--gtest_output=xml:${results}/host.xml\"")
 foreach(unresourced IN ITEMS fake/host fake/opencl_selector_error fake/no_cuda_device
                              fake/no_opencl_device fake/opencl_pocl_cpu_0)

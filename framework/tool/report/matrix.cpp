@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "polydev/key.hpp"
+#include "polydev/placeholders.hpp"
 
 namespace polydev::report {
 
@@ -57,7 +58,7 @@ Placement place(const CaseResult& result, const std::set<std::string>& known_key
     if (result.suite.empty()) return name;
     return name.empty() ? result.suite : result.suite + "." + name;
   };
-  if (!instance.empty() && is_placeholder(instance)) {
+  if (!instance.empty() && polydev::is_placeholder(instance)) {
     return {ColumnKind::no_device, kNoDevice, row(true)};
   }
   const std::string key = property(result, "polydev_device_key");
@@ -177,14 +178,6 @@ bool overlaps(const Cell& cell) {
 }
 
 }  // namespace
-
-bool is_placeholder(const std::string& instance) {
-  for (const char* name : {"no_opencl_device", "no_cuda_device", "opencl_selector_error",
-                           "cuda_selector_error", "polydev_require_devices_error"}) {
-    if (instance == name) return true;
-  }
-  return false;
-}
 
 std::size_t Matrix::count(Outcome outcome) const {
   std::size_t total = 0;

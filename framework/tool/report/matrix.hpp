@@ -13,10 +13,6 @@
 
 namespace polydev::report {
 
-/// The instance names of polydev's placeholders (fixtures/src/params.cpp): a suite that had no
-/// device to run on shows one of these instead of a device key.
-bool is_placeholder(const std::string& instance);
-
 /// What a column holds.
 enum class ColumnKind {
   host,       ///< tests that are not parametrized over devices (no polydev device key)

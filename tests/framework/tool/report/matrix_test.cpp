@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "polydev/placeholders.hpp"
 #include "render.hpp"
 #include "report_samples.hpp"
 #include "results.hpp"
@@ -169,13 +170,15 @@ TEST(ReportMatrix, PlaceholdersGoToTheNoDeviceColumnAndFlagTheRow) {
   EXPECT_EQ(matrix.skipped_everywhere(), 0u);
 }
 
+// The names the docs give (generated into polydev/placeholders.hpp from PolydevPlaceholders.cmake).
 TEST(ReportMatrix, EveryPlaceholderNameIsKnown) {
   for (const char* name : {"no_opencl_device", "no_cuda_device", "opencl_selector_error",
                            "cuda_selector_error", "polydev_require_devices_error"}) {
-    EXPECT_TRUE(polydev::report::is_placeholder(name)) << name;
+    EXPECT_TRUE(polydev::is_placeholder(name)) << name;
   }
-  EXPECT_FALSE(polydev::report::is_placeholder(kPthread0));
-  EXPECT_FALSE(polydev::report::is_placeholder("no_device"));
+  EXPECT_EQ(polydev::kPlaceholders.size(), 5u);
+  EXPECT_FALSE(polydev::is_placeholder(kPthread0));
+  EXPECT_FALSE(polydev::is_placeholder("no_device"));
 }
 
 TEST(ReportMatrix, ARowThatRanOnADeviceSomewhereIsNotFlaggedForItsPlaceholder) {
