@@ -99,9 +99,31 @@ void require_format(const cl::Context& context, cl_mem_flags flags, cl_mem_objec
   const std::vector<ImageFormat> formats =
       get_supported_image_formats(context, flags & access, type);
   if (std::find(formats.begin(), formats.end(), format) != formats.end()) return;
-  throw error(std::string(who) + ": format " + to_string(format) + " is not supported for " +
-              image_type_name(type) + " images with these access flags on this context (" +
-              std::to_string(formats.size()) + " formats are; see get_supported_image_formats)");
+  // A few of the supported formats say what would work; a driver lists dozens, too many to read.
+  // The nearest come first: those with the format's channel order, then with its channel type.
+  std::vector<ImageFormat> nearest = formats;
+  const auto rest = std::stable_partition(
+      nearest.begin(), nearest.end(),
+      [&](const ImageFormat& f) { return f.channel_order == format.channel_order; });
+  std::stable_partition(rest, nearest.end(), [&](const ImageFormat& f) {
+    return f.channel_data_type == format.channel_data_type;
+  });
+  constexpr std::size_t shown = 6;
+  std::string supported;
+  for (std::size_t i = 0; i < nearest.size() && i < shown; ++i) {
+    supported += (i == 0 ? "" : ", ") + to_string(nearest[i]);
+  }
+  if (formats.size() > shown) {
+    supported += " and " + std::to_string(formats.size() - shown) + " more";
+  }
+  const std::string kind = std::string(image_type_name(type)) + " images";
+  // The status clCreateImage would return, so that code written for PyOpenCL, which checks
+  // `code == IMAGE_FORMAT_NOT_SUPPORTED`, can check `code()` the same way.
+  check(CL_IMAGE_FORMAT_NOT_SUPPORTED, "clCreateImage",
+        std::string(who) + ": format " + to_string(format) + " is not supported for " + kind +
+            " with these access flags on this context; " +
+            (formats.empty() ? "it supports no format for " + kind : "it supports " + supported) +
+            " (see get_supported_image_formats)");
 }
 
 }  // namespace polydev::opencl::detail

@@ -26,9 +26,10 @@ std::string shape_text(const std::vector<std::size_t>& shape);
 void require_extents(const cl::Context& context, cl_mem_object_type type,
                      const std::array<std::size_t, 3>& extent, const char* who);
 
-// @throws polydev::error "<who>: format ImageFormat(..) is not supported for <kind> images with
-// these access flags on this context ..." unless get_supported_image_formats lists `format` for
-// the access bits of `flags`.
+// @throws polydev::backend_error for clCreateImage with CL_IMAGE_FORMAT_NOT_SUPPORTED and "<who>:
+// format ImageFormat(..) is not supported for <kind> images with these access flags on this
+// context; it supports <a few formats> and N more ..." unless get_supported_image_formats lists
+// `format` for the access bits of `flags`.
 void require_format(const cl::Context& context, cl_mem_flags flags, cl_mem_object_type type,
                     const ImageFormat& format, const char* who);
 
