@@ -51,6 +51,13 @@ class Glob {
   /// `[z-a]` or a trailing `\`, saying which.
   explicit Glob(std::string pattern);
 
+  /// A pattern of GoogleTest's `--gtest_filter` (one of its `:`-separated parts): only `*` (any
+  /// text) and `?` (one character) are special, every other character (`[` and `\` too) stands
+  /// for itself, and the empty pattern matches the empty text only, as in GoogleTest. Never
+  /// throws.
+  static Glob gtest_filter_pattern(std::string pattern);
+
+  /// Linear in `text` for a pattern with one `*`, and never exponential with more.
   bool matches(std::string_view text) const;
   const std::string& text() const noexcept { return text_; }
 

@@ -54,6 +54,20 @@ Glob::Glob(std::string pattern) : text_(std::move(pattern)) {
   }
 }
 
+Glob Glob::gtest_filter_pattern(std::string pattern) {
+  Glob glob;
+  glob.tokens_.clear();
+  for (const char c : pattern) {
+    Token token;
+    if (c == '*') token.kind = Token::Kind::star;
+    if (c == '?') token.kind = Token::Kind::any;
+    token.literal = c;
+    glob.tokens_.push_back(std::move(token));
+  }
+  glob.text_ = std::move(pattern);
+  return glob;
+}
+
 bool Glob::matches_one(const Token& token, char c) {
   switch (token.kind) {
     case Token::Kind::literal:
