@@ -11,32 +11,67 @@
 # program from source) and shared_context (one context per device for the whole run).
 # Nothing here asserts on time: the script fails only when a build, a test or a device check fails.
 #
-# Needs: cmake, ninja, a C++ compiler, PoCL, and Debian's python3-pyopencl and python3-pytest.
+#   bash tests/bench/run/fixture-overhead.sh                          # the figures
+#   POLYDEV_BENCH_QUICK=1 POLYDEV_BENCH_BUILD_DIR=build bash tests/bench/run/fixture-overhead.sh
+#
+# Needs: cmake, ninja, a C++ compiler, PoCL, and Debian's python3-pyopencl and python3-pytest
+# (ci/deps.sh installs them).
 # Environment:
+#   POLYDEV_BENCH_QUICK=1  quick mode, for CI (ci/benchmarks.sh): one timed run of each side, no
+#                  warm-up, one PoCL device (the first of POCL_DEVICES unless POCL_DEVICES is set);
+#                  every step and check still runs, the times mean nothing
+#   POLYDEV_BENCH_BUILD_DIR  an existing build of polydev (ci/build.sh's): the suite is built there,
+#                  without configuring, instead of in the standalone Release build; the logs go to
+#                  its bench/fixture-overhead folder
 #   FO_BUILD_DIR   build directory (default: build-fixture-overhead in the checkout; ignored by git)
-#   FO_RUNS        K, timed runs of each side (default 5)
+#   FO_RUNS        K, timed runs of each side (default 5; 1 in quick mode)
 #   FO_JOBS        build jobs (default 2)
 #   PYOPENCL_TEST  devices for both sides (default: portable, every PoCL device; see ci/pocl-env.sh)
 #   PYTHON         the Python that has pyopencl and pytest (default /usr/bin/python3)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
-build="${FO_BUILD_DIR:-$root/build-fixture-overhead}"
-runs="${FO_RUNS:-5}"
+quick="${POLYDEV_BENCH_QUICK:-0}"
+[[ "$quick" == [01] ]] ||
+  { echo "fixture-overhead: POLYDEV_BENCH_QUICK='$quick'; expected 0 or 1" >&2; exit 2; }
+runs="${FO_RUNS:-$((quick ? 1 : 5))}"
 jobs="${FO_JOBS:-2}"
 python="${PYTHON:-/usr/bin/python3}"
 suite_dir="$root/tests/bench/fixture_overhead"
-mkdir -p "$build"
-build="$(cd "$build" && pwd)"
 
-echo "== build (standalone, $build)"
-cmake -S "$suite_dir" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPOLYDEV_WITH_CUDA=OFF \
-  -DPOLYDEV_WITH_OPENCL=ON >"$build/configure.log" || {
-  cat "$build/configure.log"
-  exit 1
+# build_standalone: the suite as its own Release project (polydev by add_subdirectory) in $build.
+build_standalone() {
+  echo "== build (standalone, $build)"
+  cmake -S "$suite_dir" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPOLYDEV_WITH_CUDA=OFF \
+    -DPOLYDEV_WITH_OPENCL=ON >"$build/configure.log" || {
+    cat "$build/configure.log"
+    exit 1
+  }
+  nice cmake --build "$build" -j "$jobs" --target polydev_fixture_overhead_tests
+  binary="$build/polydev_fixture_overhead_tests"
 }
-nice cmake --build "$build" -j "$jobs" --target polydev_fixture_overhead_tests
-binary="$build/polydev_fixture_overhead_tests"
+
+# build_in_polydev DIR: the suite's target in an existing build of polydev, as it is configured.
+build_in_polydev() {
+  local polydev_build
+  polydev_build="$(cd "$1" && pwd)"
+  [[ -f "$polydev_build/CMakeCache.txt" ]] ||
+    { echo "fixture-overhead: $1 is not a configured build (run ci/build.sh)" >&2; exit 1; }
+  echo "== build (in polydev's build, $polydev_build)"
+  nice cmake --build "$polydev_build" -j "$jobs" --target polydev_fixture_overhead_tests
+  binary="$polydev_build/tests/bench/fixture_overhead/polydev_fixture_overhead_tests"
+  build="$polydev_build/bench/fixture-overhead"
+  mkdir -p "$build"
+}
+
+if [[ -n "${POLYDEV_BENCH_BUILD_DIR:-}" ]]; then
+  build_in_polydev "$POLYDEV_BENCH_BUILD_DIR"
+else
+  build="${FO_BUILD_DIR:-$root/build-fixture-overhead}"
+  mkdir -p "$build"
+  build="$(cd "$build" && pwd)"
+  build_standalone
+fi
 
 if ! "$python" -c 'import pyopencl, pytest, numpy' 2>/dev/null; then
   echo "fixture-overhead: $python lacks pyopencl, pytest or numpy;" \
@@ -47,8 +82,11 @@ fi
 # The same devices for both sides; PoCL's kernel cache, polydev's and PyOpenCL's binary caches
 # inside the build directory.
 export POLYDEV_BUILD_DIR="$build"
+one_device=0  # quick mode, POCL_DEVICES not given: the first device of ci/pocl-env.sh's list
+if ((quick)) && [[ -z "${POCL_DEVICES:-}" ]]; then one_device=1; fi
 # shellcheck source=ci/pocl-env.sh
 source "$root/ci/pocl-env.sh"
+if ((one_device)); then export POCL_DEVICES="${POCL_DEVICES%% *}"; fi
 export PYOPENCL_TEST="${PYOPENCL_TEST:-portable}"
 export XDG_CACHE_HOME="$build/xdg-cache"
 export POLYDEV_CACHE_DIR="$build/polydev-cache"
@@ -92,11 +130,15 @@ time_run() {
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }'
 }
 
-echo "== warm-up (fills PoCL's, polydev's and PyOpenCL's kernel caches; not counted)"
-time_run "$build/fo-warmup-polydev.log" "${polydev_cmd[@]}" >/dev/null
-time_run "$build/fo-warmup-pytest.log" "${pytest_cmd[@]}" >/dev/null
-time_run "$build/fo-warmup-no-binary-cache.log" "${no_binary_cache_cmd[@]}" >/dev/null
-time_run "$build/fo-warmup-shared-context.log" "${shared_context_cmd[@]}" >/dev/null
+if ((quick)); then
+  echo "== no warm-up (quick mode: the times below mean nothing)"
+else
+  echo "== warm-up (fills PoCL's, polydev's and PyOpenCL's kernel caches; not counted)"
+  time_run "$build/fo-warmup-polydev.log" "${polydev_cmd[@]}" >/dev/null
+  time_run "$build/fo-warmup-pytest.log" "${pytest_cmd[@]}" >/dev/null
+  time_run "$build/fo-warmup-no-binary-cache.log" "${no_binary_cache_cmd[@]}" >/dev/null
+  time_run "$build/fo-warmup-shared-context.log" "${shared_context_cmd[@]}" >/dev/null
+fi
 
 echo "== $runs timed runs of each side, interleaved"
 : >"$build/fo-times.txt"
@@ -109,11 +151,16 @@ for ((run = 1; run <= runs; run++)); do
   echo "$p $y $b $c" >>"$build/fo-times.txt"
 done
 
+# Listing is GoogleTest's counterpart of pytest's collection: the process starts, enumerates the
+# devices and names every instance, and runs none. (A filter that selects nothing is no longer a
+# way to run nothing: polydev fails such a run, as it fails every run that tests nothing.)
 echo "== fixed cost of a run: start-up, device enumeration, collection; no test runs ($runs runs each)"
 : >"$build/fo-startup.txt"
 for ((run = 1; run <= runs; run++)); do
-  p=$(time_run "$build/fo-startup-polydev.log" "$binary" --gtest_filter=NoTestHasThisName)
+  p=$(time_run "$build/fo-startup-polydev.log" "${polydev_cmd[@]}" --gtest_list_tests)
   y=$(time_run "$build/fo-startup-pytest.log" "${pytest_cmd[@]}" --collect-only)
+  grep -q "^  Op99/opencl_" "$build/fo-startup-polydev.log" ||
+    { echo "fixture-overhead: the listing names no Op99 instance" >&2; exit 1; }
   echo "$p $y" >>"$build/fo-startup.txt"
 done
 
@@ -161,7 +208,7 @@ startup = [tuple(map(float, line.split())) for line in (build / "fo-startup.txt"
 result["startup_median_s"] = {"polydev": statistics.median(t[0] for t in startup),
                               "pytest": statistics.median(t[1] for t in startup)}
 print("\n== fixed cost per run (start-up + device enumeration + collection, no test run)")
-print("  polydev (binary, empty filter):  median %.3f s" % result["startup_median_s"]["polydev"])
+print("  polydev --gtest_list_tests:      median %.3f s" % result["startup_median_s"]["polydev"])
 print("  pytest --collect-only:           median %.3f s" % result["startup_median_s"]["pytest"])
 
 def summary(values):
