@@ -7,8 +7,12 @@
 # Needs no package registry; Google Benchmark, yaml-cpp, CMake >= 4 (for RMM's package), ninja
 # and python3 with torch and cupy must be installed.
 #   bash tests/bench/run/peer-bench.sh     # results in $OUT, else build-peers/results
-# Environment: POLYDEV_PEER_REPETITIONS (default 5), POLYDEV_PEER_MIN_TIME (seconds per run,
-# default 0.05), POLYDEV_PEER_FILTER (a --benchmark_filter), POLYDEV_PEER_BENCH_LIMIT_S (default
+#   POLYDEV_BENCH_QUICK=1 bash tests/bench/run/peer-bench.sh   # quick mode (ci/gpu.sh)
+# Quick mode: one repetition of 0.01 s per benchmark, the Python peers with one repetition of
+# batches of 1000 calls; every step still runs and a failed build, run or summary fails the
+# script, the figures mean nothing. Nothing here asserts on time.
+# Environment: POLYDEV_PEER_REPETITIONS (default 5; 1 in quick mode), POLYDEV_PEER_MIN_TIME
+# (seconds per run, default 0.05; 0.01 in quick mode), POLYDEV_PEER_FILTER (a --benchmark_filter), POLYDEV_PEER_BENCH_LIMIT_S (default
 # 330: the benchmark is stopped then and the summary made of what it wrote), POLYDEV_PEER_BUILD_DIR
 # (default build-peers), POLYDEV_PEER_SITE (where wheels are unpacked, default /tmp/polydev-peers).
 set -euo pipefail
@@ -18,7 +22,17 @@ build="${POLYDEV_PEER_BUILD_DIR:-build-peers}"
 out="${OUT:-$build/results}"
 mkdir -p "$out"
 site="${POLYDEV_PEER_SITE:-/tmp/polydev-peers}"
-repetitions="${POLYDEV_PEER_REPETITIONS:-5}"
+quick="${POLYDEV_BENCH_QUICK:-0}"
+[[ "$quick" == [01] ]] ||
+  { echo "peer-bench.sh: POLYDEV_BENCH_QUICK='$quick'; expected 0 or 1" >&2; exit 2; }
+if ((quick)); then
+  repetitions="${POLYDEV_PEER_REPETITIONS:-1}"
+  export POLYDEV_PEER_MIN_TIME="${POLYDEV_PEER_MIN_TIME:-0.01}"  # read by polydev_cuda_peer_bench
+  python_options=(--repetitions 1 --calls 1000)
+else
+  repetitions="${POLYDEV_PEER_REPETITIONS:-5}"
+  python_options=()
+fi
 elapsed() { echo "$(($(date +%s) - start)) s"; }
 
 echo "== machine"
@@ -82,7 +96,8 @@ echo "benchmark done ($(elapsed))"
 
 echo "== Python-only peers ($(elapsed))"
 PYTHONUNBUFFERED=1 python3 tests/bench/peers/python_peers.py --out "$out/python_peers.json" \
-  >"$out/python_peers.log" 2>&1 || { echo "python_peers.py failed:"; tail -n 20 "$out/python_peers.log"; }
+  ${python_options[@]+"${python_options[@]}"} >"$out/python_peers.log" 2>&1 ||
+  { echo "python_peers.py failed:"; tail -n 20 "$out/python_peers.log"; }
 
 echo "== summary ($(elapsed))"
 [[ -s "$out/peer_bench.json" ]] || { echo "no benchmark results"; exit 1; }
