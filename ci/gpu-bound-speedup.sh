@@ -4,11 +4,20 @@
 # the route the README recommends for multi-GPU machines, not a test: it fails only when an entry
 # fails.
 #   bash ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR
-# Writes RESULTS_DIR/ctest-speedup.txt and the CTest logs beside it.
+#   POLYDEV_BENCH_QUICK=1 bash ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR
+# Writes RESULTS_DIR/ctest-speedup.txt and the CTest logs beside it. Each test keeps its GPU busy
+# for POLYDEV_GPU_BOUND_SECONDS (1 here, 0.1 in quick mode). Quick mode (POLYDEV_BENCH_QUICK=1,
+# for the GPU scripts of ci/): no warm-up run and 0.1 s tests; the speed-up it prints means
+# nothing, the entries must still pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:?usage: ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR}"
 results="${2:?usage: ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR}"
+quick="${POLYDEV_BENCH_QUICK:-0}"
+[[ "$quick" == [01] ]] ||
+  { echo "ci/gpu-bound-speedup.sh: POLYDEV_BENCH_QUICK='$quick'; expected 0 or 1" >&2; exit 2; }
+busy_seconds=1
+((quick)) && busy_seconds=0.1
 mkdir -p "$results"
 gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)"
 if [[ "$gpus" -lt 1 ]]; then
@@ -20,19 +29,23 @@ source ci/resource-spec-option.sh
 # Absolute: `ctest --test-dir` changes into the build folder before it reads the file.
 resource_spec_option "$build/framework/polydev" "$(realpath "$build")/polydev_resource_spec.json"
 status=0
-timed_ctest() { # label, parallel level, extra arguments...; prints the wall seconds
+# timed_ctest LABEL PARALLEL_LEVEL ARGUMENTS...: sets elapsed to the wall seconds, and status to 1
+# when an entry failed (not called in $(...), whose subshell would lose the status).
+timed_ctest() {
   local start end
   start=$(date +%s.%N)
-  POLYDEV_GPU_BOUND_SECONDS=1 ctest --test-dir "$build" -L gpu_bound --no-tests=error \
+  POLYDEV_GPU_BOUND_SECONDS="$busy_seconds" ctest --test-dir "$build" -L gpu_bound --no-tests=error \
     --parallel "$2" "${@:3}" >"$results/ctest-gpu-bound-$1.log" 2>&1 || status=1
   end=$(date +%s.%N)
-  python3 -c "print(f'{$end - $start:.2f}')"
+  elapsed=$(python3 -c "print(f'{$end - $start:.2f}')")
 }
 # Untimed first: test discovery (DISCOVERY_MODE PRE_TEST) and the first CUDA context of each
 # binary would otherwise count against the serial run only.
-timed_ctest warm-up 1 >/dev/null
-serial=$(timed_ctest serial 1)
-parallel=$(timed_ctest parallel "$gpus" "${spec_option[@]}" -V)
+((quick)) || timed_ctest warm-up 1
+timed_ctest serial 1
+serial=$elapsed
+timed_ctest parallel "$gpus" "${spec_option[@]}" -V
+parallel=$elapsed
 # (Each entry ran on the device CTest allocated: tests/fixtures/ctest_allocation_test.cpp.)
 python3 - "$serial" "$parallel" "$gpus" <<'PY' | tee "$results/ctest-speedup.txt"
 import sys
