@@ -14,8 +14,13 @@
 # (table.md), the start-up breakdown (startup.txt, startup.json), the device table and a README.md
 # that records the machine and commit.
 #
+#   POLYDEV_BENCH_QUICK=1  quick mode, for CI (ci/benchmarks.sh, ci/gpu.sh): one round, a
+#                start-up breakdown of one repetition, each binary's own CTest runs with an entry
+#                per device only (the whole suite's in both granularities), OUT_DIR by default
+#                BUILD_DIR/bench/ctest-speed (not a record); a run that fails (a test, a CTest
+#                entry) fails the script, which otherwise only records its status
 #   REPEAT=3     runs of each measurement; the fastest counts (other work on the machine only
-#                ever slows a run down)
+#                ever slows a run down); 1 in quick mode
 #   TIMEOUT=1800 seconds a binary, or a CTest entry, may run before it is stopped (and fails)
 #   JOBS=N       the -j of the whole suite (default: the number of selected devices)
 #   POCL_DEVICES as ci/pocl-env.sh sets it unless given
@@ -30,12 +35,22 @@ source_dir="$PWD"
 build="${1:?usage: ci/ctest-speed.sh BUILD_DIR [OUT_DIR]}"
 build="$(realpath "$build")"
 host="$(uname -n)"
-out="${2:-tests/bench/results/ctest-speed-${host%%.*}}"
+quick="${POLYDEV_BENCH_QUICK:-0}"
+[[ "$quick" == [01] ]] ||
+  { echo "ci/ctest-speed.sh: POLYDEV_BENCH_QUICK='$quick'; expected 0 or 1" >&2; exit 2; }
+if ((quick)); then
+  out="${2:-$build/bench/ctest-speed}"
+  repeat="${REPEAT:-1}"
+  binary_granularities="${BINARY_GRANULARITIES:-device}"
+  LABEL="${LABEL:-quick mode (POLYDEV_BENCH_QUICK=1), not a measurement}"
+else
+  out="${2:-tests/bench/results/ctest-speed-${host%%.*}}"
+  repeat="${REPEAT:-3}"
+fi
 mkdir -p "$out"
 out="$(realpath "$out")"
-repeat="${REPEAT:-3}"
 suite_granularities="${SUITE_GRANULARITIES:-instance device}"
-binary_granularities="${BINARY_GRANULARITIES:-instance device}"
+binary_granularities="${binary_granularities:-${BINARY_GRANULARITIES:-instance device}}"
 for setting in "SUITE_GRANULARITIES=$suite_granularities" \
   "BINARY_GRANULARITIES=$binary_granularities"; do
   value="${setting#*=}"
@@ -264,3 +279,14 @@ echo
 cat "$out/table.md"
 echo
 echo "results in $out"
+
+# In quick mode a run that failed fails the script: a check that the measurements still run.
+if ((quick)); then
+  failed="$(awk -F'\t' 'NR > 1 && $4 != 0 { print "  " $1 " (round " $2 ": status " $4 ")" }' \
+    "$out/runs.tsv")"
+  if [[ -n "$failed" ]]; then
+    echo "ci/ctest-speed.sh: these runs failed (quick mode):" >&2
+    echo "$failed" >&2
+    exit 1
+  fi
+fi
