@@ -16,7 +16,8 @@
 #
 #   POLYDEV_BENCH_QUICK=1  quick mode, for CI (ci/benchmarks.sh, ci/gpu.sh): one round, a
 #                start-up breakdown of one repetition, each binary's own CTest runs with an entry
-#                per device only (the whole suite's in both granularities), OUT_DIR by default
+#                per instance only and the whole suite's with an entry per device only (each
+#                granularity runs once, the cheapest way round), OUT_DIR by default
 #                BUILD_DIR/bench/ctest-speed (not a record); a run that fails (a test, a CTest
 #                entry) fails the script, which otherwise only records its status
 #   REPEAT=3     runs of each measurement; the fastest counts (other work on the machine only
@@ -41,7 +42,8 @@ quick="${POLYDEV_BENCH_QUICK:-0}"
 if ((quick)); then
   out="${2:-$build/bench/ctest-speed}"
   repeat="${REPEAT:-1}"
-  binary_granularities="${BINARY_GRANULARITIES:-device}"
+  binary_granularities="${BINARY_GRANULARITIES:-instance}"
+  suite_granularities="${SUITE_GRANULARITIES:-device}"
   LABEL="${LABEL:-quick mode (POLYDEV_BENCH_QUICK=1), not a measurement}"
 else
   out="${2:-tests/bench/results/ctest-speed-${host%%.*}}"
@@ -49,7 +51,7 @@ else
 fi
 mkdir -p "$out"
 out="$(realpath "$out")"
-suite_granularities="${SUITE_GRANULARITIES:-instance device}"
+suite_granularities="${suite_granularities:-${SUITE_GRANULARITIES:-instance device}}"
 binary_granularities="${binary_granularities:-${BINARY_GRANULARITIES:-instance device}}"
 for setting in "SUITE_GRANULARITIES=$suite_granularities" \
   "BINARY_GRANULARITIES=$binary_granularities"; do
