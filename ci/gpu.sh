@@ -3,7 +3,10 @@
 # devices, runs the whole suite through CTest, then every test binary with XML reports, and makes
 # of them one matrix test x device with `polydev report` (text, JSON and an HTML page), printing its
 # summary. Needs no package registry. Results go to build-gpu/results; where $OUT is set (the GPU
-# machines of this project's workplace), a summary and an archive of them go there.
+# machines of this project's workplace), a summary and an archive of them go there. Last, the GPU
+# benchmark scripts in their quick mode (POLYDEV_BENCH_QUICK=1), so that a change that breaks one
+# fails here: tests/bench/run/peer-bench.sh and ci/ctest-speed.sh on the GPUs.
+# POLYDEV_GPU_BENCHMARKS=0 leaves out every benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export POLYDEV_BUILD_DIR="${POLYDEV_BUILD_DIR:-build-gpu}"
@@ -74,6 +77,27 @@ else
 fi
 # The matrix has a row for every host test too: its first line and summary are enough here.
 grep -E '^(polydev report:|summary:)' "$results/matrix.txt" || true
+
+if [[ "${POLYDEV_GPU_BENCHMARKS:-1}" != 0 ]]; then
+  echo "== the GPU benchmark scripts in quick mode (no figures: they must build, run and report)"
+  quick="$results/bench-quick"
+  mkdir -p "$quick"
+  # OUT is where peer-bench.sh writes its results; this script's OUT is the machine's.
+  if POLYDEV_BENCH_QUICK=1 POLYDEV_PEER_BUILD_DIR="$POLYDEV_BUILD_DIR/bench/peers" \
+    OUT="$quick/peer-bench" bash tests/bench/run/peer-bench.sh >"$quick/peer-bench.log" 2>&1; then
+    echo "tests/bench/run/peer-bench.sh: passed"
+  else
+    status=1
+    tail -n 30 "$quick/peer-bench.log"
+  fi
+  if POLYDEV_BENCH_QUICK=1 bash ci/ctest-speed.sh "$POLYDEV_BUILD_DIR" "$quick/ctest-speed" \
+    >"$quick/ctest-speed.log" 2>&1; then
+    echo "ci/ctest-speed.sh: passed"
+  else
+    status=1
+    tail -n 30 "$quick/ctest-speed.log"
+  fi
+fi
 
 if [[ -n "${OUT:-}" ]]; then
   cp "$results/devices.txt" "$results/devices.json" "$results/matrix.txt" "$results/ctest.log" "$OUT/"

@@ -8,14 +8,31 @@
 # many processes per target on the one corpus (libFuzzer rereads the corpus folder, so each sees
 # what the others find); their executions add up.
 #   bash tests/bench/run/fuzz-long.sh [folder with the fuzz_* binaries, default build-fuzz/tests/fuzz]
+#   POLYDEV_BENCH_QUICK=1 bash tests/bench/run/fuzz-long.sh [folder]   # quick mode (ci/benchmarks.sh)
+# Quick mode: 2000 inputs per target, at most 10 s, on a temporary corpus removed at the end
+# (unless POLYDEV_FUZZ_WORK is given); a finding or a failed target fails it as in a long run.
 # Built by ci/fuzz.sh (clang, ASan+UBSan); the binaries need only libstdc++ and yaml-cpp, so a
 # machine with more cores can run the ones built elsewhere (LD_LIBRARY_PATH for yaml-cpp).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 binaries="${1:-build-fuzz/tests/fuzz}"
-runs="${POLYDEV_FUZZ_RUNS:-10000000}"
-seconds="${POLYDEV_FUZZ_SECONDS:-540}"
-work="${POLYDEV_FUZZ_WORK:-/var/tmp/polydev-fuzz-long}"
+quick="${POLYDEV_BENCH_QUICK:-0}"
+[[ "$quick" == [01] ]] ||
+  { echo "fuzz-long.sh: POLYDEV_BENCH_QUICK='$quick'; expected 0 or 1" >&2; exit 2; }
+if ((quick)); then
+  runs="${POLYDEV_FUZZ_RUNS:-2000}"
+  seconds="${POLYDEV_FUZZ_SECONDS:-10}"
+  if [[ -n "${POLYDEV_FUZZ_WORK:-}" ]]; then
+    work="$POLYDEV_FUZZ_WORK"
+  else
+    work="$(mktemp -d "${TMPDIR:-/tmp}/polydev-fuzz-quick.XXXXXX")"
+    trap 'rm -rf "$work"' EXIT
+  fi
+else
+  runs="${POLYDEV_FUZZ_RUNS:-10000000}"
+  seconds="${POLYDEV_FUZZ_SECONDS:-540}"
+  work="${POLYDEV_FUZZ_WORK:-/var/tmp/polydev-fuzz-long}"
+fi
 mkdir -p "$work"
 
 targets=()
@@ -24,6 +41,7 @@ for binary in "$binaries"/fuzz_*; do
 done
 ((${#targets[@]} > 0)) || { echo "no fuzz_* binaries in $binaries (run ci/fuzz.sh first)" >&2; exit 1; }
 
+pids=()
 for target in "${targets[@]}"; do
   corpus="$work/$target/corpus"
   if [[ ! -d "$corpus" ]]; then
@@ -44,10 +62,14 @@ for target in "${targets[@]}"; do
       -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
       -max_len="${POLYDEV_FUZZ_MAX_LEN:-4096}" -print_final_stats=1 \
       -artifact_prefix="$work/$target/artifacts/" >"$work/$target/last.$worker.log" 2>&1 &
+    pids+=("$!")
   done
 done
+# Each process by its id: a bare `wait` returns 0 whatever the processes' statuses were.
 status=0
-wait || status=1
+for pid in ${pids[@]+"${pids[@]}"}; do
+  wait "$pid" || status=1
+done
 
 printf '%-22s %12s %12s %9s %6s %6s %8s %s\n' target "this call" "all calls" "exec/s" cov ft corpus findings
 for target in "${targets[@]}"; do

@@ -11,15 +11,26 @@
 # script stops if the two name different devices. Prints Markdown tables of medians and ratios.
 # Nothing here asserts on time: it fails only when a build, a run or the device check fails.
 #
+#   bash tests/bench/run/opencl-peer-bench.sh                          # the figures
+#   POLYDEV_BENCH_QUICK=1 POLYDEV_BENCH_BUILD_DIR=build bash tests/bench/run/opencl-peer-bench.sh
+#
 # Needs: cmake, ninja, a C++ compiler, Google Benchmark (libbenchmark-dev), GoogleTest (the tests
 # directory is configured, though only the benchmark is built), an OpenCL driver, and a Python
 # with pyopencl and numpy (Debian's python3-pyopencl).
 # Environment:
+#   POLYDEV_BENCH_QUICK=1    quick mode, for CI (ci/benchmarks.sh): one round, one repetition, a
+#                            min time of 0.01 s and Python batches of at most 1000 calls; every
+#                            step and check still runs, the figures mean nothing
+#   POLYDEV_BENCH_BUILD_DIR  an existing build of polydev (ci/build.sh's): the benchmark is built
+#                            there, without configuring, instead of in the Release build below;
+#                            the results go to its bench/opencl-peers folder
 #   PYOPENCL_TEST            the device for both sides (default: portable, PoCL's first device)
 #   OPENCL_PEER_BUILD_DIR    build directory (default build-opencl-peers; ignored by git)
-#   OPENCL_PEER_ROUNDS       rounds of (C++, Python) (default 7)
-#   OPENCL_PEER_REPETITIONS  repetitions of every benchmark / batch per side in a round (default 3)
-#   OPENCL_PEER_MIN_TIME     Google Benchmark's min time per repetition, seconds (default 0.1)
+#   OPENCL_PEER_ROUNDS       rounds of (C++, Python) (default 7; 1 in quick mode)
+#   OPENCL_PEER_REPETITIONS  repetitions of every benchmark / batch per side in a round (default 3;
+#                            1 in quick mode)
+#   OPENCL_PEER_MIN_TIME     Google Benchmark's min time per repetition, seconds (default 0.1;
+#                            0.01 in quick mode)
 #   OPENCL_PEER_JOBS         build jobs (default 1: the build machines are shared)
 #   PYTHON                   the Python with pyopencl (default /usr/bin/python3, Debian's)
 #   OUT                      where the JSON, logs and tables go (default <build>/results)
@@ -27,15 +38,29 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 cd "$root"
-build="${OPENCL_PEER_BUILD_DIR:-build-opencl-peers}"
-rounds="${OPENCL_PEER_ROUNDS:-7}"
-repetitions="${OPENCL_PEER_REPETITIONS:-3}"
-min_time="${OPENCL_PEER_MIN_TIME:-0.1}"
+quick="${POLYDEV_BENCH_QUICK:-0}"
+[[ "$quick" == [01] ]] ||
+  { echo "opencl-peer-bench: POLYDEV_BENCH_QUICK='$quick'; expected 0 or 1" >&2; exit 2; }
+polydev_build="${POLYDEV_BENCH_BUILD_DIR:-}"
+build="${polydev_build:-${OPENCL_PEER_BUILD_DIR:-build-opencl-peers}}"
+if ((quick)); then
+  rounds="${OPENCL_PEER_ROUNDS:-1}"
+  repetitions="${OPENCL_PEER_REPETITIONS:-1}"
+  min_time="${OPENCL_PEER_MIN_TIME:-0.01}"
+  python_batch=(--calls 1000 --batch-ms 1)
+else
+  rounds="${OPENCL_PEER_ROUNDS:-7}"
+  repetitions="${OPENCL_PEER_REPETITIONS:-3}"
+  min_time="${OPENCL_PEER_MIN_TIME:-0.1}"
+  python_batch=()
+fi
 jobs="${OPENCL_PEER_JOBS:-1}"
 python="${PYTHON:-/usr/bin/python3}"
 mkdir -p "$build"
 build="$(cd "$build" && pwd)"
-out="${OUT:-$build/results}"
+default_out="$build/results"
+[[ -n "$polydev_build" ]] && default_out="$build/bench/opencl-peers"
+out="${OUT:-$default_out}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 script="$root/tests/bench/peers/opencl_python_peers.py"
@@ -48,18 +73,28 @@ fi
 # shellcheck source=ci/nvidia-opencl-env.sh
 source "$root/ci/nvidia-opencl-env.sh"
 
-echo "== build ($build, -j$jobs)"
-# Release, no CUDA: only the OpenCL pools are measured. POLYDEV_BUILD_TESTS is what adds
-# tests/bench (ON by default at top level; said here so that an old cache cannot drop it).
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPOLYDEV_WITH_CUDA=OFF \
-  -DPOLYDEV_WITH_OPENCL=ON -DPOLYDEV_BUILD_TESTS=ON >"$build/configure.log" 2>&1 || {
-  cat "$build/configure.log"
-  exit 1
+# configure: Release, no CUDA: only the OpenCL pools are measured. POLYDEV_BUILD_TESTS is what
+# adds tests/bench (ON by default at top level; said here so that an old cache cannot drop it).
+# An existing build of polydev (POLYDEV_BENCH_BUILD_DIR) is used as it is configured.
+configure() {
+  if [[ -n "$polydev_build" ]]; then
+    [[ -f "$build/CMakeCache.txt" ]] ||
+      { echo "opencl-peer-bench: $build is not a configured build (run ci/build.sh)" >&2; exit 1; }
+    return
+  fi
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPOLYDEV_WITH_CUDA=OFF \
+    -DPOLYDEV_WITH_OPENCL=ON -DPOLYDEV_BUILD_TESTS=ON >"$build/configure.log" 2>&1 || {
+    cat "$build/configure.log"
+    exit 1
+  }
 }
+
+echo "== build ($build, -j$jobs)"
+configure
 # nice: a build should not slow down what others run on the machine (nor a benchmark of theirs).
 nice cmake --build "$build" -j "$jobs" --target polydev_opencl_pool_bench \
-  >"$build/build.log" 2>&1 || {
-  tail -n 60 "$build/build.log"
+  >"$out/build.log" 2>&1 || {
+  tail -n 60 "$out/build.log"
   exit 1
 }
 bench="$build/tests/bench/polydev_opencl_pool_bench"
@@ -112,7 +147,7 @@ run_cpp() {
 run_python() {
   local round="$1"
   "$python" "$script" measure --round "$round" --repetitions "$repetitions" \
-    --out "$out/python-round$round.json" >"$out/python-round$round.log" 2>&1 || {
+    ${python_batch[@]+"${python_batch[@]}"} --out "$out/python-round$round.json" >"$out/python-round$round.log" 2>&1 || {
     echo "opencl-peer-bench: the Python side failed in round $round; its log ends:" >&2
     tail -n 30 "$out/python-round$round.log" >&2
     exit 1
