@@ -17,6 +17,7 @@
 #include "polydev/environment.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/error.hpp"
+#include "polydev/opencl/program_cache.hpp"
 
 namespace polydev::opencl {
 
@@ -78,15 +79,14 @@ BinaryCacheSettings binary_cache_settings_from_environment() {
 }
 
 bool binary_cacheable(const std::string& source, const std::string& options) {
-  return source.find("#include") == std::string::npos &&
-         source.find("# include") == std::string::npos && options.find("-I") == std::string::npos;
+  return program_includes(source, options).problem.empty();
 }
 
 ProgramBinaryCache::ProgramBinaryCache(std::optional<std::filesystem::path> folder)
     : folder_(std::move(folder)) {}
 
 std::string ProgramBinaryCache::key(const cl::Device& device, const std::string& source,
-                                    const std::string& options) {
+                                    const std::string& options, const std::string& included) {
   // Through the C API: the C++ bindings' getInfo<CL_DEVICE_PLATFORM>() gives a cl_platform_id in
   // Debian 12's version and a cl::Platform in later ones.
   cl_platform_id platform_id = nullptr;
@@ -103,6 +103,9 @@ std::string ProgramBinaryCache::key(const cl::Device& device, const std::string&
   append_field(key, "address-bits", std::to_string(device.getInfo<CL_DEVICE_ADDRESS_BITS>()));
   append_field(key, "options", options);
   append_field(key, "source", source);
+  // Only with includes: the keys of programs without any stay those of earlier polydev versions,
+  // whose files remain valid.
+  if (!included.empty()) append_field(key, "included", included);
   return key;
 }
 

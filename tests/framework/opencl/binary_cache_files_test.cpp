@@ -21,6 +21,7 @@
 #include "io/regular_file.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/binary_cache.hpp"
+#include "polydev/opencl/program_cache.hpp"
 #include "support/scoped_environment.hpp"
 
 namespace {
@@ -80,11 +81,20 @@ TEST(BinaryCacheSettings, FolderComesFromCacheDirThenXdgThenHome) {
   }
 }
 
-TEST(BinaryCacheSettings, IncludesAreNotCached) {
+TEST(BinaryCacheSettings, ProgramsWithIncludesAreCachedWhenEveryFileIsFound) {
   EXPECT_TRUE(polydev::opencl::binary_cacheable("__kernel void k() {}", "-DX=1"));
-  EXPECT_FALSE(polydev::opencl::binary_cacheable("#include \"a.h\"\n__kernel void k() {}", ""));
-  EXPECT_FALSE(polydev::opencl::binary_cacheable("# include <a.h>\n", ""));
-  EXPECT_FALSE(polydev::opencl::binary_cacheable("__kernel void k() {}", "-I /src"));
+  EXPECT_TRUE(polydev::opencl::binary_cacheable("__kernel void k() {}", "-I /src"));
+  polydev_test::TemporaryDirectory folder;
+  folder.write("a.h", "#define A 1\n");
+  EXPECT_TRUE(polydev::opencl::binary_cacheable("# include <a.h>\n", "-I" + folder.path()));
+  EXPECT_FALSE(polydev::opencl::binary_cacheable("# include <a.h>\n", ""))
+      << "an angled name with no -I folder is found nowhere";
+  EXPECT_FALSE(polydev::opencl::binary_cacheable("#include \"polydev-missing-header.h\"\n", ""));
+  const polydev::opencl::ProgramIncludes missing =
+      polydev::opencl::program_includes("#include <a.h>\n", "-I /polydev-no-such-folder");
+  EXPECT_NE(missing.problem.find("the #include <a.h> of the source is found in none"),
+            std::string::npos)
+      << missing.problem;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The program binary cache on every device: keys, build_program taking a new context's program from
-// it (and rebuilding from source when the driver refuses a binary), programs with includes left
-// out. Its settings and files, which need no device, are tested in
-// binary_cache_files_test.cpp.
+// it (and rebuilding from source when the driver refuses a binary), programs with includes keyed
+// on their headers, and left out when an include cannot be followed. Its settings and files, which
+// need no device, are tested in binary_cache_files_test.cpp.
 #include "polydev/opencl/binary_cache.hpp"
 
 #include <sys/stat.h>
@@ -135,7 +135,7 @@ TEST_P(ProgramBinaryCacheOnDevice, AnEntryThatIsADirectoryOrAFifoStillBuildsFrom
   }
 }
 
-TEST_P(ProgramBinaryCacheOnDevice, ProgramsWithIncludesAreBuiltFromSourceAndNotStored) {
+TEST_P(ProgramBinaryCacheOnDevice, ProgramsWithIncludesAreStoredUnderKeysWithTheHeaders) {
   if (polydev::opencl::process_binary_cache() == nullptr) GTEST_SKIP() << "POLYDEV_NO_CACHE=1";
   ProgramBinaryCache& cache = process_cache();
   polydev_test::TemporaryDirectory scratch;
@@ -149,8 +149,38 @@ TEST_P(ProgramBinaryCacheOnDevice, ProgramsWithIncludesAreBuiltFromSourceAndNotS
   const cl::Program program = polydev::opencl::build_program(context, source, options);
   expect_kernel_writes(context, device(), program, "included");
   const auto after = cache.statistics();
+  EXPECT_GT(after.stores, before.stores);
+  const polydev::opencl::ProgramIncludes includes =
+      polydev::opencl::program_includes(source, options);
+  ASSERT_TRUE(includes.problem.empty()) << includes.problem;
+  EXPECT_TRUE(cache.find(ProgramBinaryCache::key(device(), source, options, includes.key)));
+  EXPECT_NE(ProgramBinaryCache::key(device(), source, options, includes.key),
+            ProgramBinaryCache::key(device(), source, options))
+      << "the headers are part of the key";
+}
+
+TEST_P(ProgramBinaryCacheOnDevice, ProgramsWithAnIncludeThatCannotBeFollowedAreNotStored) {
+  if (polydev::opencl::process_binary_cache() == nullptr) GTEST_SKIP() << "POLYDEV_NO_CACHE=1";
+  ProgramBinaryCache& cache = process_cache();
+  // A header name of this instance alone: the warning comes once per reason and process.
+  const std::string header =
+      "polydev-never-there-" +
+      std::to_string(std::chrono::system_clock::now().time_since_epoch().count()) + ".h";
+  const std::string source =
+      unique_source("unfollowed") + "#if 0\n#include <" + header + ">\n#endif\n";
+  const auto before = cache.statistics();
+  const cl::Context context = make_context();
+  testing::internal::CaptureStderr();
+  const cl::Program program = polydev::opencl::build_program(context, source);
+  const std::string warning = testing::internal::GetCapturedStderr();
+  expect_kernel_writes(context, device(), program, "unfollowed");
+  const auto after = cache.statistics();
   EXPECT_EQ(after.stores, before.stores);
   EXPECT_EQ(after.misses, before.misses) << "the cache was not even asked";
+  EXPECT_NE(warning.find("polydev: warning: a program is not cached: the #include <" + header +
+                         "> of the source is found in none"),
+            std::string::npos)
+      << warning;
 }
 
 POLYDEV_INSTANTIATE_OPENCL_TEST_SUITE_P(ProgramBinaryCacheOnDevice);

@@ -10,6 +10,7 @@
 #include "polydev/error.hpp"
 #include "polydev/memoize.hpp"
 #include "polydev/opencl/binary_cache.hpp"
+#include "support/scoped_environment.hpp"
 
 namespace {
 
@@ -36,6 +37,24 @@ void expect_fills(const cl::Program& program, const cl::Context& context, const 
   int values[16] = {};
   ASSERT_EQ(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof(values), values), CL_SUCCESS);
   for (int written : values) EXPECT_EQ(written, value);
+}
+
+constexpr const char* kIncludingSource = R"CLC(
+#include <probe-header.h>
+__kernel void write_value(__global int* a) { *a = VALUE; }
+)CLC";
+
+// What `program`'s kernel write_value writes on `device`.
+int written_value(const cl::Program& program, const cl::Context& context,
+                  const cl::Device& device) {
+  cl::Kernel kernel(program, "write_value");
+  cl::Buffer out(context, CL_MEM_WRITE_ONLY, sizeof(int));
+  kernel.setArg(0, out);
+  cl::CommandQueue queue(context, device);
+  EXPECT_EQ(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1)), CL_SUCCESS);
+  int value = -1;
+  EXPECT_EQ(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof(value), &value), CL_SUCCESS);
+  return value;
 }
 
 TEST_P(ProgramCache, BuildsOncePerContextSourceAndOptions) {
@@ -128,6 +147,71 @@ TEST_P(ProgramCache, BuildProgramOnceKeepsNothingAndAnotherContextGetsTheCachedB
   EXPECT_GT(after.memory_hits + after.file_hits, before.memory_hits + before.file_hits);
   // The program from the binary runs.
   expect_fills(second, other, device(), 7);
+}
+
+// A header changed between two calls gives a new program, which writes the new value; an unchanged
+// one gives the cached program. Both forms of -I.
+TEST_P(ProgramCache, AChangedIncludedHeaderRebuildsTheProgram) {
+  polydev_test::TemporaryDirectory folder;
+  folder.write("probe-header.h", "#define VALUE 5\n");
+  const cl::Context context = make_context();
+  ASSERT_EQ(polydev::opencl::cached_program_count(), 0u);
+  for (const std::string& options : {"-I " + folder.path(), "-I" + folder.path()}) {
+    SCOPED_TRACE(options);
+    folder.write("probe-header.h", "#define VALUE 5\n");
+    const cl::Program five = polydev::opencl::build_program(context, kIncludingSource, options);
+    EXPECT_EQ(written_value(five, context, device()), 5);
+    EXPECT_EQ(polydev::opencl::build_program(context, kIncludingSource, options)(), five())
+        << "an unchanged header gives the cached program";
+    folder.write("probe-header.h", "#define VALUE 7\n");
+    const cl::Program seven = polydev::opencl::build_program(context, kIncludingSource, options);
+    EXPECT_NE(seven(), five()) << "the cache returned the program of the old header";
+    EXPECT_EQ(written_value(seven, context, device()), 7);
+  }
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 4u) << "two headers times two option texts";
+}
+
+// The binary cache covers the included files too: another context is served the binary of the
+// same header, and a changed header is built from source.
+TEST_P(ProgramCache, TheBinaryCacheServesIncludingProgramsAndNoticesAChangedHeader) {
+  polydev::opencl::ProgramBinaryCache* binaries = polydev::opencl::process_binary_cache();
+  if (binaries == nullptr) GTEST_SKIP() << "POLYDEV_NO_CACHE=1: no binary cache serves the build";
+  polydev_test::TemporaryDirectory folder;
+  folder.write("probe-header.h", "#define VALUE 11\n");
+  const std::string options = "-I " + folder.path();
+  const cl::Context context = make_context();
+  ASSERT_TRUE(polydev::opencl::binary_cacheable(kIncludingSource, options));
+  polydev::opencl::build_program(context, kIncludingSource, options);
+
+  const cl::Context other(device());
+  const auto before = binaries->statistics();
+  const cl::Program served = polydev::opencl::build_program(other, kIncludingSource, options);
+  const auto after = binaries->statistics();
+  EXPECT_EQ(after.misses, before.misses) << "the same header: the binary serves the new context";
+  EXPECT_EQ(written_value(served, other, device()), 11);
+
+  folder.write("probe-header.h", "#define VALUE 13\n");
+  const cl::Context third(device());
+  const cl::Program rebuilt = polydev::opencl::build_program(third, kIncludingSource, options);
+  EXPECT_GT(binaries->statistics().misses, after.misses) << "a changed header is a miss";
+  EXPECT_EQ(written_value(rebuilt, third, device()), 13);
+}
+
+// An include that cannot be followed (here one in a comment, found nowhere) leaves the program out
+// of both caches; it still builds, from source at every call.
+TEST_P(ProgramCache, AProgramWithAnIncludeFoundNowhereIsBuiltEveryTimeAndNotCached) {
+  const std::string source = std::string("// #include <polydev-no-such-header.h>\n") +
+                             "__kernel void write_value(__global int* a) { *a = 3; }\n";
+  const polydev::opencl::ProgramIncludes includes = polydev::opencl::program_includes(source, "");
+  EXPECT_NE(includes.problem.find("<polydev-no-such-header.h>"), std::string::npos)
+      << includes.problem;
+  EXPECT_FALSE(polydev::opencl::binary_cacheable(source, ""));
+  const cl::Context context = make_context();
+  const cl::Program first = polydev::opencl::build_program(context, source);
+  const cl::Program second = polydev::opencl::build_program(context, source);
+  EXPECT_NE(first(), second());
+  EXPECT_EQ(polydev::opencl::cached_program_count(), 0u);
+  EXPECT_EQ(written_value(second, context, device()), 3);
 }
 
 // PyOpenCL's test_context_dep_memoize: a memoized function of a context that returns nothing runs

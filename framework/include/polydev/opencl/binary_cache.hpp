@@ -37,9 +37,9 @@ struct BinaryCacheSettings {
 /// `0`, `1` or empty.
 BinaryCacheSettings binary_cache_settings_from_environment();
 
-/// True when `build_program` may cache binaries of this program: not when the source has an
-/// `#include` or the options an `-I`, because the cache key covers neither the included files nor
-/// their changes (PyOpenCL scans the includes; polydev builds those programs from source).
+/// True when `build_program` may cache binaries of this program: when every file its source
+/// reaches through `#include` was found and read (`program_includes` in program_cache.hpp, whose
+/// `problem` says why not), so that the key can cover their content.
 bool binary_cacheable(const std::string& source, const std::string& options);
 
 /// Binaries in memory, and in a folder when one is given. Thread-safe; several processes may share
@@ -69,10 +69,11 @@ class ProgramBinaryCache {
   explicit ProgramBinaryCache(std::optional<std::filesystem::path> folder = std::nullopt);
 
   /// The key of a program for one device: what identifies the device's compiler (platform name and
-  /// version, device name, vendor, version and driver version, address bits), then the options
-  /// and the source, each with its length so that no two different inputs give one key.
+  /// version, device name, vendor, version and driver version, address bits), then the options,
+  /// the source and, when it includes files, `included` (`ProgramIncludes::key`: their paths and
+  /// content), each with its length so that no two different inputs give one key.
   static std::string key(const cl::Device& device, const std::string& source,
-                         const std::string& options);
+                         const std::string& options, const std::string& included = {});
 
   /// The file that holds `key`'s binary: a 64-bit FNV-1a hash of the key in hex, `.bin`. The file
   /// repeats the whole key, so two keys with one hash are told apart (the later store wins), and
