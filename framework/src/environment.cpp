@@ -1,8 +1,8 @@
-#include "polydev/environment.hpp"
+#include "polydev/detail/environment.hpp"
 
 #include <cstdlib>
 
-namespace polydev {
+namespace polydev::detail {
 
 std::optional<std::string> environment_variable(const char* name) {
   const char* value = std::getenv(name);
@@ -10,4 +10,4 @@ std::optional<std::string> environment_variable(const char* name) {
   return std::string(value);
 }
 
-}  // namespace polydev
+}  // namespace polydev::detail

@@ -2,7 +2,7 @@
 #include "io/printable.hpp"
 #include "io/regular_file.hpp"
 #include "polydev/config.hpp"
-#include "polydev/environment.hpp"
+#include "polydev/detail/environment.hpp"
 
 namespace polydev {
 
@@ -102,8 +102,9 @@ const ProcessConfig& process_config() {
     try {
       std::error_code no_directory;
       const fs::path start = fs::current_path(no_directory);  // empty: nothing to walk up from
-      Configuration configuration = configure(environment_variable("POLYDEV_CONFIG"),
-                                              environment_variable("POLYDEV_PROFILE"), start);
+      Configuration configuration =
+          configure(detail::environment_variable("POLYDEV_CONFIG"),
+                    detail::environment_variable("POLYDEV_PROFILE"), start);
       if (configuration.profile) {
         result.profile = configuration.profile->name;
         result.profile_variables = profile_environment(*configuration.profile);

@@ -14,7 +14,7 @@
 
 #include "io/regular_file.hpp"
 #include "opencl/program_cache_entry.hpp"
-#include "polydev/environment.hpp"
+#include "polydev/detail/environment.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/program_cache.hpp"
@@ -59,7 +59,7 @@ bool replaceable(const std::filesystem::path& path) {
 
 BinaryCacheSettings binary_cache_settings_from_environment() {
   BinaryCacheSettings settings;
-  if (const auto no_cache = environment_variable("POLYDEV_NO_CACHE")) {
+  if (const auto no_cache = detail::environment_variable("POLYDEV_NO_CACHE")) {
     if (*no_cache == "1") {
       settings.enabled = false;
     } else if (!no_cache->empty() && *no_cache != "0") {
@@ -68,11 +68,13 @@ BinaryCacheSettings binary_cache_settings_from_environment() {
                   "empty value) to keep compiled programs in polydev's binary cache");
     }
   }
-  if (const auto folder = environment_variable("POLYDEV_CACHE_DIR"); folder && !folder->empty()) {
+  if (const auto folder = detail::environment_variable("POLYDEV_CACHE_DIR");
+      folder && !folder->empty()) {
     settings.folder = std::filesystem::path(*folder);
-  } else if (const auto xdg = environment_variable("XDG_CACHE_HOME"); xdg && !xdg->empty()) {
+  } else if (const auto xdg = detail::environment_variable("XDG_CACHE_HOME");
+             xdg && !xdg->empty()) {
     settings.folder = std::filesystem::path(*xdg) / "polydev" / "programs";
-  } else if (const auto home = environment_variable("HOME"); home && !home->empty()) {
+  } else if (const auto home = detail::environment_variable("HOME"); home && !home->empty()) {
     settings.folder = std::filesystem::path(*home) / ".cache" / "polydev" / "programs";
   }
   return settings;

@@ -6,7 +6,7 @@
 
 #include "io/json_writer.hpp"
 #include "io/printable.hpp"
-#include "polydev/environment.hpp"
+#include "polydev/detail/environment.hpp"
 #include "polydev/error.hpp"
 
 namespace polydev {
@@ -145,7 +145,7 @@ std::optional<std::vector<std::string>> ctest_allocated_device_keys(
 
 std::optional<std::vector<std::string>> ctest_allocated_device_keys() {
   return ctest_allocated_device_keys(
-      [](const std::string& name) { return environment_variable(name.c_str()); });
+      [](const std::string& name) { return detail::environment_variable(name.c_str()); });
 }
 
 }  // namespace polydev

@@ -6,7 +6,7 @@
 #include "io/printable.hpp"
 #include "io/regular_file.hpp"
 #include "polydev/cuda/selection.hpp"
-#include "polydev/environment.hpp"
+#include "polydev/detail/environment.hpp"
 #include "polydev/error.hpp"
 #include "selection/python_int.hpp"
 
@@ -115,10 +115,10 @@ std::vector<int> parse_ordinals(const DeviceSetting& setting, const Inventory& i
 
 DeviceSources read_device_sources() {
   DeviceSources sources;
-  sources.cuda_device = environment_variable("CUDA_DEVICE");
+  sources.cuda_device = detail::environment_variable("CUDA_DEVICE");
   // A HOME that is no directory (HOME=/dev/null for a service account, a path that is gone) holds
   // no device file: the person chose no device, and the file paths under it cannot exist.
-  if (const auto home = environment_variable("HOME"); home && is_directory(*home)) {
+  if (const auto home = detail::environment_variable("HOME"); home && is_directory(*home)) {
     sources.underscore_file = read_setting_file(*home + "/.cuda_device", sources.unreadable_files);
     sources.hyphen_file = read_setting_file(*home + "/.cuda-device", sources.unreadable_files);
   }

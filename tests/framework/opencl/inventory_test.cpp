@@ -6,7 +6,7 @@
 #include <regex>
 #include <set>
 
-#include "polydev/environment.hpp"
+#include "polydev/detail/environment.hpp"
 #include "polydev/opencl/system.hpp"
 
 namespace {
@@ -37,7 +37,7 @@ TEST(OpenCLInventory, KeysAreTheSameInEveryEnumeration) {
 }
 
 TEST(OpenCLInventory, IdenticalPoclDevicesGetDistinctKeys) {
-  const auto pocl_devices = polydev::environment_variable("POCL_DEVICES");
+  const auto pocl_devices = polydev::detail::environment_variable("POCL_DEVICES");
   if (!pocl_devices || pocl_devices->find(' ') == std::string::npos) {
     GTEST_SKIP() << "needs POCL_DEVICES with a repeated driver, e.g. 'pthread pthread basic'";
   }
