@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what polydev needs from Debian's packages, when something is missing. On machines
 # without a package registry (the GPU machines) it only checks that the build's tools are there:
-# the checking tools (clang-format, shellcheck, clang for the fuzzers) are not required there, and
-# the stages that use them (ci/check-format.sh, ci/fuzz.sh) fail on their own when they are missing.
+# the checking tools (clang-format, shellcheck, clang for the fuzzers and ci/toolchains.sh,
+# python3-venv for the latter's CMake 4) are not required there, and the stages that use them
+# (ci/check-format.sh, ci/fuzz.sh, ci/toolchains.sh) fail on their own when they are missing.
 # python3-pyopencl and python3-pytest are the peers of the benchmark scripts (ci/benchmarks.sh).
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3 clang-format shellcheck clang libclang-rt-14-dev
+  cmake ninja-build g++ python3 python3-venv clang-format shellcheck clang libclang-rt-14-dev
   googletest libgtest-dev libbenchmark-dev libyaml-cpp-dev libtinyxml2-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   python3-pyopencl python3-pytest
