@@ -10,15 +10,46 @@
 #   ci/consumers.sh [BUILD_DIR]   install from a built polydev build folder (default:
 #                                 POLYDEV_BUILD_DIR, which ci/test.sh sets); without one, polydev
 #                                 is built first, tests off
+#
+# The toolchain of the consumers (ci/toolchains.sh sets these; unset, CMake's defaults):
+#   CONSUMER_CMAKE          the cmake that installs polydev and configures the projects; the ctest
+#                           beside it runs their tests (default: cmake and ctest from PATH)
+#   CONSUMER_CXX_COMPILER   their C++ compiler (CMAKE_CXX_COMPILER), e.g. clang++
+#   CONSUMER_CXX_STANDARD   their C++ standard (CMAKE_CXX_STANDARD), e.g. 20; add_subdirectory and
+#                           FetchContent compile polydev's sources with it too
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-${POLYDEV_BUILD_DIR:-}}"
 
 # shellcheck source=ci/lib/installed-package.sh
 source ci/lib/installed-package.sh
+if [[ -n "${CONSUMER_CMAKE:-}" ]]; then
+  cmake_bin="$(dirname "$(realpath "$CONSUMER_CMAKE")")"
+  [[ -x "$cmake_bin/cmake" && -x "$cmake_bin/ctest" ]] ||
+    fail "CONSUMER_CMAKE=$CONSUMER_CMAKE: no cmake and ctest in $cmake_bin"
+  export PATH="$cmake_bin:$PATH"
+fi
+toolchain_options=()
+if [[ -n "${CONSUMER_CXX_COMPILER:-}" ]]; then
+  toolchain_options+=("-DCMAKE_CXX_COMPILER=$CONSUMER_CXX_COMPILER")
+fi
+if [[ -n "${CONSUMER_CXX_STANDARD:-}" ]]; then
+  [[ "$CONSUMER_CXX_STANDARD" =~ ^[0-9]+$ ]] ||
+    fail "CONSUMER_CXX_STANDARD is '$CONSUMER_CXX_STANDARD'; expected a number, e.g. 17 or 20"
+  toolchain_options+=("-DCMAKE_CXX_STANDARD=$CONSUMER_CXX_STANDARD"
+    -DCMAKE_CXX_STANDARD_REQUIRED=ON)
+fi
 # Consumers compile polydev's public headers with strict warnings of their own.
 consumer_options=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Wpedantic -Werror")
+  "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Wpedantic -Werror"
+  ${toolchain_options[@]+"${toolchain_options[@]}"})
+cmake_version="$(cmake --version | sed -n '1s/^cmake version \([0-9.]*\).*/\1/p')"
+ctest_version="$(ctest --version | sed -n '1s/^ctest version \([0-9.]*\).*/\1/p')"
+[[ "$cmake_version" == "$ctest_version" ]] ||
+  fail "cmake $cmake_version ($(command -v cmake)) and ctest $ctest_version differ"
+echo "   CMake $cmake_version ($(command -v cmake)), C++ compiler" \
+  "${CONSUMER_CXX_COMPILER:-(CMake default)}," \
+  "C++ standard ${CONSUMER_CXX_STANDARD:-(default, 17 or later)}"
 
 install_polydev "$build"
 
@@ -51,8 +82,8 @@ probe() {
   local expected=$1 pattern=$2 outcome=ok
   shift 2
   rm -rf "$work/probe"
-  cmake -S tests/consumer/package_probe -B "$work/probe" "-DCMAKE_PREFIX_PATH=$prefix" "$@" \
-    >"$work/probe.log" 2>&1 || outcome=fail
+  cmake -S tests/consumer/package_probe -B "$work/probe" "-DCMAKE_PREFIX_PATH=$prefix" \
+    ${toolchain_options[@]+"${toolchain_options[@]}"} "$@" >"$work/probe.log" 2>&1 || outcome=fail
   if [[ "$outcome" != "$expected" ]] || ! tr -s ' \n' '  ' <"$work/probe.log" | grep -qF -- "$pattern"; then
     cat "$work/probe.log" >&2
     fail "package probe $*: expected $expected with '$pattern', got $outcome"
@@ -152,11 +183,26 @@ print("   %d device test instances ask CTest for their own device" % checked)
 
 # CTest reads the spec that the fixture writes from CMake 3.28 on (GENERATED_RESOURCE_SPEC_FILE)
 # and then refuses --resource-spec-file; before, it needs that option.
-ctest_version="$(ctest --version | sed -n '1s/^ctest version \([0-9.]*\).*/\1/p')"
 ctest_generates_spec=0
 if [[ "$(printf '%s\n' 3.28 "$ctest_version" | sort -V | head -1)" == 3.28 ]]; then
   ctest_generates_spec=1
 fi
+
+# compiled_with DIR: the project in DIR was compiled by CONSUMER_CXX_COMPILER as
+# CONSUMER_CXX_STANDARD, where they are set.
+compiled_with() {
+  local cache=$1/CMakeCache.txt
+  local compiler
+  compiler="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$cache")"
+  if [[ -n "${CONSUMER_CXX_COMPILER:-}" && "$(basename "$compiler")" != \
+    "$(basename "$CONSUMER_CXX_COMPILER")" ]]; then
+    fail "$1: configured with the C++ compiler $compiler, not $CONSUMER_CXX_COMPILER"
+  fi
+  if [[ -n "${CONSUMER_CXX_STANDARD:-}" ]] &&
+    ! grep -qE -- "-std=(c|gnu)\+\+$CONSUMER_CXX_STANDARD( |\$)" "$1/build.ninja"; then
+    fail "$1: no translation unit was compiled as C++$CONSUMER_CXX_STANDARD"
+  fi
+}
 
 # consumer NAME SOURCE OPTION...: configures, builds and runs one consumer project in parallel;
 # where its tests ask for devices (it has polydev_discover_device_tests' spec fixture) and CTest is
@@ -169,6 +215,7 @@ consumer() {
   echo "== consumer: $name"
   logged "$dir.configure.log" cmake -S "$source" -B "$dir" "${consumer_options[@]}" "$@"
   logged "$dir.build.log" cmake --build "$dir" --parallel "$(nproc)"
+  compiled_with "$dir"
   if ((!ctest_generates_spec)) &&
     ctest --test-dir "$dir" -N -R '^polydev_resource_spec$' | grep -q 'Total Tests: 1'; then
     "$prefix/bin/polydev" resource-spec --output "$dir.spec.json"
@@ -256,6 +303,7 @@ verdicts="$work/verdicts"
 logged "$verdicts.configure.log" cmake -S tests/consumer/verdicts -B "$verdicts" \
   "${consumer_options[@]}" "-DCMAKE_PREFIX_PATH=$prefix"
 logged "$verdicts.build.log" cmake --build "$verdicts" --parallel "$(nproc)"
+compiled_with "$verdicts"
 verdict_spec=()
 if ((!ctest_generates_spec)); then
   "$prefix/bin/polydev" resource-spec --output "$verdicts.spec.json"
