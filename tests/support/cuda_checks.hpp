@@ -17,12 +17,3 @@
         << #call << ": " << polydev::cuda::describe(polydev_status_); \
   } while (false)
 
-// Index of the highest set bit (PyCUDA's bitlog2).
-inline unsigned bitlog2(std::size_t value) {
-  unsigned log = 0;
-  while (value > 1) {
-    value >>= 1;
-    ++log;
-  }
-  return log;
-}

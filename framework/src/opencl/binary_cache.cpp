@@ -12,6 +12,7 @@
 #include <system_error>
 #include <utility>
 
+#include "io/printable.hpp"
 #include "io/regular_file.hpp"
 #include "opencl/program_cache_entry.hpp"
 #include "polydev/detail/environment.hpp"
@@ -22,6 +23,10 @@
 namespace polydev::opencl {
 
 namespace {
+
+// A path in a warning: escaped, and cut where it is longer than any real path (a POLYDEV_CACHE_DIR
+// of 15 KB made every warning 15 KB), but not at a value's 80 bytes, which real cache paths pass.
+std::string quoted_path(const std::string& path) { return detail::quote(path, 1024); }
 
 void append_field(std::string& key, const char* name, const std::string& value) {
   key += name;
@@ -63,8 +68,8 @@ BinaryCacheSettings binary_cache_settings_from_environment() {
     if (*no_cache == "1") {
       settings.enabled = false;
     } else if (!no_cache->empty() && *no_cache != "0") {
-      throw error("POLYDEV_NO_CACHE='" + *no_cache +
-                  "' is not understood: use 1 to build every program from source, or 0 (or an "
+      throw error("POLYDEV_NO_CACHE=" + detail::quote(*no_cache) +
+                  " is not understood: use 1 to build every program from source, or 0 (or an "
                   "empty value) to keep compiled programs in polydev's binary cache");
     }
   }
@@ -171,8 +176,8 @@ std::optional<ProgramBinaryCache::Binary> ProgramBinaryCache::read_file(const st
     } else {
       ++statistics_.unusable_files;
       warn_once("unusable:" + path.string(),
-                "cannot use the program cache file " + std::string(failure.what()) +
-                    "; the program is built from source" +
+                "cannot use the program cache file " + quoted_path(path.string()) + ": " +
+                    failure.reason() + "; the program is built from source" +
                     (replaceable(path) ? std::string(", and the file is replaced")
                                        : std::string(", and the file is left as it is (remove it "
                                                      "so that the cache can keep this program)")));
@@ -195,8 +200,8 @@ void ProgramBinaryCache::discard_damaged(const std::filesystem::path& path,
   ++statistics_.damaged_files;
   std::error_code ignored;  // removal is a courtesy to the next store, which replaces it anyway
   std::filesystem::remove(path, ignored);
-  warn_once("damaged:" + path.string(), "ignored and removed the damaged program cache file '" +
-                                            path.string() + "': " + problem +
+  warn_once("damaged:" + path.string(), "ignored and removed the damaged program cache file " +
+                                            quoted_path(path.string()) + ": " + problem +
                                             "; the program is built from source");
 }
 
@@ -204,8 +209,8 @@ void ProgramBinaryCache::write_file(const std::string& key, const Binary& binary
   std::error_code failure;
   std::filesystem::create_directories(*folder_, failure);
   if (failure) {
-    warn_once("folder", "cannot create the program cache folder '" + folder_->string() + "' (" +
-                            failure.message() +
+    warn_once("folder", "cannot create the program cache folder " + quoted_path(folder_->string()) +
+                            " (" + failure.message() +
                             "); compiled programs are kept in memory only. Set POLYDEV_CACHE_DIR "
                             "to a writable folder, or POLYDEV_NO_CACHE=1");
     return;
@@ -221,8 +226,9 @@ void ProgramBinaryCache::write_file(const std::string& key, const Binary& binary
     out.close();
     if (!out) {
       std::filesystem::remove(temporary, failure);
-      warn_once("write", "cannot write to the program cache folder '" + folder_->string() +
-                             "'; compiled programs are kept in memory only. Set "
+      warn_once("write", "cannot write to the program cache folder " +
+                             quoted_path(folder_->string()) +
+                             "; compiled programs are kept in memory only. Set "
                              "POLYDEV_CACHE_DIR to a writable folder, or POLYDEV_NO_CACHE=1");
       return;
     }
@@ -231,8 +237,9 @@ void ProgramBinaryCache::write_file(const std::string& key, const Binary& binary
   if (failure) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    warn_once("rename", "cannot move a new program cache file into '" + folder_->string() + "' (" +
-                            failure.message() + "); this binary is kept in memory only");
+    warn_once("rename", "cannot move a new program cache file into " +
+                            quoted_path(folder_->string()) + " (" + failure.message() +
+                            "); this binary is kept in memory only");
   }
 }
 

@@ -257,8 +257,8 @@ TEST(ProgramBinaryCacheFiles, AnEntryThatIsADirectoryOrAFifoIsAWarningNotAFailur
     cache.store(key, {5});
     EXPECT_EQ(cache.find(key), ProgramBinaryCache::Binary{5}) << "kept in memory";
     const std::string warning = testing::internal::GetCapturedStderr();
-    const std::string expected = "polydev: warning: cannot use the program cache file " +
-                                 file.string() + ": a " + kind +
+    const std::string expected = "polydev: warning: cannot use the program cache file '" +
+                                 file.string() + "': a " + kind +
                                  ", not a regular file; the program is built from source, and "
                                  "the file is left as it is";
     EXPECT_NE(warning.find(expected), std::string::npos) << warning;
@@ -282,8 +282,8 @@ TEST(ProgramBinaryCacheFiles, AnUnreadableEntryIsAWarningAndIsReplaced) {
   testing::internal::CaptureStderr();
   EXPECT_FALSE(reader.find("locked").has_value());
   const std::string warning = testing::internal::GetCapturedStderr();
-  EXPECT_NE(warning.find("cannot use the program cache file " + file.string() +
-                         ": cannot be opened: Permission denied; the program is built from "
+  EXPECT_NE(warning.find("cannot use the program cache file '" + file.string() +
+                         "': cannot be opened: Permission denied; the program is built from "
                          "source, and the file is replaced"),
             std::string::npos)
       << warning;
@@ -304,6 +304,25 @@ TEST(ProgramBinaryCacheFiles, AFileOfAnotherKeyIsAMissNotDamage) {
   reader.store("second", {8});
   EXPECT_EQ(ProgramBinaryCache(fs::path(scratch.path())).find("second"),
             ProgramBinaryCache::Binary{8});
+}
+
+// A cache folder of 15 KB of odd bytes: the warning quotes it escaped and cut, not whole and raw.
+TEST(ProgramBinaryCacheFiles, AHugeFolderNameIsQuotedEscapedAndCutInTheWarning) {
+  polydev_test::TemporaryDirectory scratch;
+  const fs::path file = fs::path(scratch.path()) / "a-file";
+  std::ofstream(file) << "in the way";
+  std::string name;
+  while (name.size() < 15000) name += "\x1b[2J/";
+  ProgramBinaryCache cache(file / name);
+  testing::internal::CaptureStderr();
+  cache.store("one", {1});
+  const std::string warnings = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warnings.find("cannot create the program cache folder '"), std::string::npos)
+      << warnings.substr(0, 300);
+  EXPECT_LT(warnings.size(), 2000u) << warnings.substr(0, 300);
+  EXPECT_EQ(warnings.find('\x1b'), std::string::npos) << "a raw ESC reached the terminal";
+  EXPECT_NE(warnings.find("\\x1b[2J/"), std::string::npos) << warnings.substr(0, 300);
+  EXPECT_EQ(cache.find("one"), ProgramBinaryCache::Binary{1}) << "kept in memory";
 }
 
 TEST(ProgramBinaryCacheFiles, AFolderThatCannotBeMadeWarnsOnceAndKeepsBinariesInMemory) {

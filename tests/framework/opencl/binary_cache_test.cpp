@@ -127,7 +127,8 @@ TEST_P(ProgramBinaryCacheOnDevice, AnEntryThatIsADirectoryOrAFifoStillBuildsFrom
     const cl::Program program = polydev::opencl::build_program(context, source);
     const std::string warning = testing::internal::GetCapturedStderr();
     expect_kernel_writes(context, device(), program, name.c_str());
-    EXPECT_NE(warning.find("cannot use the program cache file " + file.string()), std::string::npos)
+    EXPECT_NE(warning.find("cannot use the program cache file '" + file.string() + "'"),
+              std::string::npos)
         << warning;
     EXPECT_EQ(directory ? fs::is_directory(file) : fs::is_fifo(file), true)
         << "the entry was replaced or removed";
