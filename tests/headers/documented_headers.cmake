@@ -5,13 +5,15 @@
 #         -P <this file>
 #
 # A public header is one under framework/, pools/ or fixtures/include/polydev that is not under a
-# detail/ folder, or one that the build generates (polydev/placeholders.hpp). Three checks:
+# detail/ folder, or one that the build generates (polydev/placeholders.hpp). Four checks:
 #
 # - each public header is named by its include path (polydev/x/y.hpp) in README.md or a docs/*.md
 #   page other than docs/architecture.md: the page that describes what it declares;
 # - each public header has its line in the header index of docs/architecture.md;
 # - every include path that README.md and docs/*.md name is a header that exists (public or
-#   detail), so that a header that moves or goes leaves no page naming its old path.
+#   detail), so that a header that moves or goes leaves no page naming its old path;
+# - every Markdown link to a header file (../framework/include/polydev/x.hpp) reaches a file, and
+#   one whose text is an include path links that header.
 #
 # A path counts where it stands as a word: not inside a longer path (framework/include/polydev/...)
 # or name.
@@ -102,6 +104,26 @@ foreach(page IN LISTS pages)
   endforeach()
 endforeach()
 
+# 4: every link to a header (`[polydev/x.hpp](../framework/include/polydev/x.hpp)`) reaches the
+# file, under the include path its text names.
+set(broken "")
+foreach(page IN LISTS pages)
+  get_filename_component(page_dir "${SOURCE_DIR}/${page}" DIRECTORY)
+  string(REGEX MATCHALL "\\[`?[^]`]*`?\\]\\([^)# ]*include/polydev/[^)# ]*\\.hpp[)#]" links
+               "${text_${page}}")
+  foreach(link IN LISTS links)
+    string(REGEX REPLACE "^\\[`?([^]`]*)`?\\]\\(([^)# ]*)[)#]$" "\\1" text "${link}")
+    string(REGEX REPLACE "^\\[`?([^]`]*)`?\\]\\(([^)# ]*)[)#]$" "\\2" target "${link}")
+    get_filename_component(file "${page_dir}/${target}" ABSOLUTE)
+    string(REGEX MATCH "polydev/.*$" include_path "${target}")
+    if(NOT EXISTS "${file}" OR IS_DIRECTORY "${file}")
+      string(APPEND broken "\n  ${page}: ${target} (no such file)")
+    elseif(text MATCHES "^polydev/.*\\.hpp$" AND NOT text STREQUAL include_path)
+      string(APPEND broken "\n  ${page}: ${text} links ${target}")
+    endif()
+  endforeach()
+endforeach()
+
 set(problems "")
 if(unnamed)
   string(
@@ -126,6 +148,14 @@ if(stale)
     problems
     "Headers that the documentation names but that do not exist:${stale}\n"
     "Name the header's current include path, or remove the mention.\n")
+endif()
+if(broken)
+  string(
+    APPEND
+    problems
+    "Links to headers that do not reach the header they name:${broken}\n"
+    "Link the header's file relative to the page, e.g. "
+    "[`polydev/x.hpp`](../framework/include/polydev/x.hpp).\n")
 endif()
 if(problems)
   message(FATAL_ERROR "${problems}")
