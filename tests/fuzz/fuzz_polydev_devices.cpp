@@ -9,7 +9,8 @@
 // takes everything; each clause and term is found at its position as written; a negated term holds
 // exactly when the plain one does not; a device is taken exactly when one of its clauses takes it;
 // a clause takes at most its max; select_devices gives the taken devices in order, or, when a
-// selector with clauses takes none, an error; the verdicts can be put in words.
+// selector with clauses takes none, an error; the verdicts can be put in words; the term that an
+// unknown attribute's "did you mean" suggests has a known attribute.
 
 #include <cstddef>
 #include <cstdint>
@@ -121,6 +122,42 @@ void check_selector(const polydev::DevicesSelector& selector, const std::string&
   }
 }
 
+std::size_t occurrences(const std::string& text, const std::string& piece) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+// An unknown attribute's "did you mean" suggests a term whose attribute is known: parsed alone, it
+// is a term or another error than an unknown attribute. Checked where the message is unambiguous
+// (the selector's own text does not repeat the pieces of the hint) and the suggestion is quoted
+// as it is (not escaped, not cut short).
+void check_suggestion(const std::string& message) {
+  const std::string opening = "(did you mean '";
+  const std::string closing = "'?); accepted terms";
+  if (occurrences(message, opening) != 1 || occurrences(message, closing) != 1 ||
+      occurrences(message, "unknown attribute '") != 1) {
+    return;
+  }
+  const std::size_t from = message.find(opening) + opening.size();
+  const std::size_t close = message.find(closing);
+  require(message.find("unknown attribute '") < from && close > from,
+          "a suggestion outside an unknown attribute's message: " + message);
+  const std::string suggestion = message.substr(from, close - from);
+  if (suggestion.find("\\x") != std::string::npos ||
+      suggestion.find("'... (") != std::string::npos) {
+    return;
+  }
+  std::string again;
+  polydev_fuzz::result_or_rejection<polydev::selection_error>(
+      [&] { return polydev::parse_devices_selector(suggestion); }, "parse_devices_selector",
+      &again);
+  require(again.find("unknown attribute") == std::string::npos,
+          "the suggestion '" + suggestion + "' is itself an unknown attribute: " + again);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -134,5 +171,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   require(selector || message.rfind("POLYDEV_DEVICES", 0) == 0,
           "a POLYDEV_DEVICES error does not start by naming POLYDEV_DEVICES: " + message);
   if (selector) check_selector(*selector, text, devices);
+  if (!selector) check_suggestion(message);
   return 0;
 }

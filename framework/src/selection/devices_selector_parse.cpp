@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,7 +25,53 @@ constexpr const char* kAcceptedTerms =
     "name=TEXT (also vendor, platform, key), ext=EXTENSION, fp64, opencl>=X.Y, cc>=X.Y, "
     "mem>=SIZE (also >, <=, <, =), max=N; '!' before a term negates it";
 
+// The names a term can start with: attributes that take an operator and a value, and flags.
+constexpr std::string_view kValueAttributeNames[] = {
+    "backend", "type", "name", "vendor", "platform", "key", "ext", "opencl", "cc", "mem", "max"};
+constexpr std::string_view kFlagNames[] = {"fp64"};
+
 bool is_blank(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+// Damerau-Levenshtein distance (optimal string alignment: insertions, deletions, substitutions
+// and swaps of two neighbours, each 1), or `limit + 1` when it is larger than `limit`.
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return limit + 1;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return std::min(d[a.size()][b.size()], limit + 1);
+}
+
+// The one candidate closest to `name` (lower case), within 2 edits, or 1 for a candidate of up to
+// 3 letters; nothing when none is that close or two are equally close.
+template <std::size_t N>
+std::optional<std::string> closest_name(const std::string& name,
+                                        const std::string_view (&candidates)[N]) {
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  std::size_t best = kNone;
+  std::optional<std::string> found;
+  for (const std::string_view candidate : candidates) {
+    const std::size_t limit = candidate.size() <= 3 ? 1 : 2;
+    const std::size_t distance = edit_distance(name, candidate, limit);
+    if (distance > limit) continue;
+    if (distance < best) {
+      best = distance;
+      found = std::string(candidate);
+    } else if (distance == best) {
+      found.reset();
+    }
+  }
+  return found;
+}
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -87,7 +134,9 @@ class TermParser {
       parse_max(term, value, max);
       return std::nullopt;
     }
-    if (!parse_attribute(term, name, value)) fail_unknown(name, rest.text.substr(0, length));
+    if (!parse_attribute(term, name, value)) {
+      fail_unknown(name, rest.text.substr(0, length), rest.text.substr(length), term);
+    }
     return term;
   }
 
@@ -170,13 +219,29 @@ class TermParser {
     }
   }
 
-  [[noreturn]] void fail_unknown(const std::string& name, std::string_view written) const {
-    std::string hint;
-    if (name == "gpu" || name == "cpu" || name == "accelerator" || name == "custom") {
-      hint = " (did you mean type=" + name + "?)";
-    } else if (name == "cuda") {
-      hint = " (did you mean backend=cuda?)";
+  // `written` is the unknown name as written, `after` what follows it (operator and value).
+  [[noreturn]] void fail_unknown(const std::string& name, std::string_view written,
+                                 std::string_view after, const SelectorTerm& term) const {
+    const std::string negation = term.negated ? "!" : "";
+    std::string suggestion;
+    if (term.op == Operator::none) {
+      // A bare word: a device type or backend (a hint of its own, unquoted as it always was), a
+      // misspelt flag, or else a name to look for.
+      if (name == "gpu" || name == "cpu" || name == "accelerator" || name == "custom" ||
+          name == "cuda") {
+        fail("unknown attribute " + detail::quote(written) + " (did you mean " + negation +
+             (name == "cuda" ? "backend=" : "type=") + name + "?); " + kAcceptedTerms);
+      }
+      if (const auto flag = closest_name(name, kFlagNames)) {
+        suggestion = *flag;
+      } else {
+        suggestion = "name~" + std::string(written);
+      }
+    } else if (const auto attribute = closest_name(name, kValueAttributeNames)) {
+      suggestion = *attribute + std::string(after);
     }
+    const std::string hint =
+        suggestion.empty() ? "" : " (did you mean " + detail::quote(negation + suggestion) + "?)";
     fail("unknown attribute " + detail::quote(written) + hint + "; " + kAcceptedTerms);
   }
 

@@ -25,6 +25,7 @@ using testing::AllOf;
 using testing::ElementsAre;
 using testing::HasSubstr;
 using testing::IsEmpty;
+using testing::Not;
 using Attribute = SelectorTerm::Attribute;
 using Operator = SelectorTerm::Operator;
 
@@ -244,10 +245,43 @@ TEST(DevicesSelectorErrors, NamesTheTermItsClauseAndItsPosition) {
 }
 
 TEST(DevicesSelectorErrors, BareTypeOrBackendWordsSuggestTheTerm) {
-  EXPECT_THAT(parse_error("gpu"), HasSubstr("unknown attribute 'gpu' (did you mean type=gpu?)"));
+  EXPECT_THAT(parse_error("gpu"),
+              HasSubstr("unknown attribute 'gpu' (did you mean type=gpu?); accepted terms"));
   EXPECT_THAT(parse_error("cuda"), HasSubstr("(did you mean backend=cuda?)"));
+  EXPECT_THAT(parse_error("!cpu"), HasSubstr("(did you mean !type=cpu?)"));
   EXPECT_THAT(parse_error("opencl"), AllOf(HasSubstr("'opencl' takes a comparison"),
                                            HasSubstr("for the backend: backend=opencl")));
+}
+
+TEST(DevicesSelectorErrors, MisspeltAttributesSuggestTheClosestName) {
+  // Within two edits (one for names of up to three letters), a swap of neighbours counting one;
+  // the operator and value are kept as written.
+  EXPECT_THAT(parse_error("nme~basic"),
+              HasSubstr("term 'nme~basic' (clause 1, term 1, character 1): unknown attribute "
+                        "'nme' (did you mean 'name~basic'?); accepted terms"));
+  EXPECT_THAT(parse_error("backend=opencl,typ=cpu"),
+              HasSubstr("unknown attribute 'typ' (did you mean 'type=cpu'?)"));
+  EXPECT_THAT(parse_error("fp46"), HasSubstr("unknown attribute 'fp46' (did you mean 'fp64'?)"));
+  EXPECT_THAT(parse_error("!FP46"), HasSubstr("unknown attribute 'FP46' (did you mean '!fp64'?)"));
+  EXPECT_THAT(parse_error("platfrom~pocl"), HasSubstr("(did you mean 'platform~pocl'?)"));
+  EXPECT_THAT(parse_error("Vendr = nvidia"), HasSubstr("(did you mean 'vendor = nvidia'?)"));
+  EXPECT_THAT(parse_error("kay=opencl_pocl"), HasSubstr("(did you mean 'key=opencl_pocl'?)"));
+  EXPECT_THAT(parse_error("c>=9.0"), HasSubstr("(did you mean 'cc>=9.0'?)"));
+  EXPECT_THAT(parse_error("ma=2"), HasSubstr("(did you mean 'max=2'?)"));
+}
+
+TEST(DevicesSelectorErrors, ABareWordSuggestsLookingForItInTheName) {
+  EXPECT_THAT(parse_error("basic"),
+              HasSubstr("unknown attribute 'basic' (did you mean 'name~basic'?); accepted terms"));
+  EXPECT_THAT(parse_error("type=cpu,!H200"), HasSubstr("(did you mean '!name~H200'?)"));
+}
+
+TEST(DevicesSelectorErrors, NoSuggestionWhenNoNameIsCloseOrTwoAreEquallyClose) {
+  for (const char* text : {"colour=red", "mex>=16G", "xx=1", "gpu=1", "fp46=1"}) {
+    const std::string message = parse_error(text);
+    EXPECT_THAT(message, HasSubstr("unknown attribute")) << text;
+    EXPECT_THAT(message, Not(HasSubstr("did you mean"))) << text;
+  }
 }
 
 TEST(DevicesSelectorErrors, MissingAttributeOrOperator) {
