@@ -6,9 +6,15 @@
 #        complete CMakeLists.txt, built with the files it names
 #   <!-- snippet: file NAME -->      before any code block: the file NAME of the projects that name
 #                                    it (names are unique across the pages)
-#   <!-- snippet: fragment -->       before a ```cmake block that is deliberately not a project
+#   <!-- snippet: compile [requires=opencl|cuda] -->   before a ```cpp block: a whole translation
+#        unit, with every include it needs written in it, compiled (not linked) against the
+#        installed polydev with its targets' include flags and definitions
+#   <!-- snippet: fragment -->       before a ```cmake or ```cpp block that is deliberately not a
+#                                    whole file (a few lines, members of a class, a signature)
 #
-# Every ```cmake block needs one of these, so a new snippet is never silently left unchecked. Each
+# Every ```cmake and every ```cpp block needs one of these (a ```cpp block: file, compile or
+# fragment), so a new snippet is never silently left unchecked; an unmarked one fails the stage,
+# naming its page and line. Each
 # project is configured against one install of polydev (a project that gets polydev with
 # FetchContent, against this checkout: FETCHCONTENT_SOURCE_DIR_POLYDEV), built with warnings as
 # errors, and its tests run through CTest on every PoCL device. A project that requires a backend
@@ -30,9 +36,10 @@ python3 - "$work" README.md docs/*.md <<'PY'
 import os, re, sys
 
 work, pages = sys.argv[1], sys.argv[2:]
-marker = re.compile(r"^<!-- snippet: (project|file|fragment)\b(.*?)-->\s*$")
+marker = re.compile(r"^<!-- snippet: (project|file|compile|fragment)\b(.*?)-->\s*$")
 fence = re.compile(r"^```(\S*)\s*$")
 files, projects, errors = {}, [], []
+compiled = {}  # requires -> [(where, body)]
 
 for page in pages:
     lines = open(page, encoding="utf-8").read().split("\n")
@@ -65,6 +72,11 @@ for page in pages:
                 errors.append(f"{where}: a cmake block without a snippet marker; put "
                               "'<!-- snippet: project -->' (a complete project, built in CI) or "
                               "'<!-- snippet: fragment -->' on the line before it")
+            elif language == "cpp":
+                errors.append(f"{where}: a cpp block without a snippet marker; put "
+                              "'<!-- snippet: compile -->' (a whole file, compiled in CI, with "
+                              "its includes), '<!-- snippet: file NAME -->' (a file of a project) "
+                              "or '<!-- snippet: fragment -->' on the line before it")
         else:
             kind, attributes, _ = pending
             if kind == "file":
@@ -75,6 +87,16 @@ for page in pages:
                                   f"(first at {files[attributes[0]][1]})")
                 else:
                     files[attributes[0]] = (body, where)
+            elif kind == "compile":
+                options = dict(a.split("=", 1) for a in attributes if "=" in a)
+                if language != "cpp":
+                    errors.append(f"{where}: 'snippet: compile' marks a cpp block, not {language}")
+                elif set(options) - {"requires"} or any("=" not in a for a in attributes):
+                    errors.append(f"{where}: unknown snippet attributes {attributes}")
+                else:
+                    compiled.setdefault(options.get("requires", ""), []).append((where, body))
+            elif kind == "fragment" and language == "cpp":
+                pass
             elif language != "cmake":
                 errors.append(f"{where}: 'snippet: {kind}' marks a cmake block, not {language}")
             elif kind == "project":
@@ -86,6 +108,20 @@ for page in pages:
                                  options.get("requires", "")))
             pending = None
         i = end + 1
+
+# The compile snippets: one project per backend they require, an object library of them all.
+for requires, units in sorted(compiled.items()):
+    where = f"{len(units)}-compile-snippets-from-{units[0][0]}"
+    names = [f"unit_{requires or 'any'}_{n:02d}.cpp" for n in range(1, len(units) + 1)]
+    body = ("cmake_minimum_required(VERSION 3.25)\nproject(compile_snippets LANGUAGES CXX)\n"
+            "find_package(polydev CONFIG REQUIRED COMPONENTS framework pools gtest)\n"
+            f"add_library(snippets OBJECT {' '.join(names)})\n"
+            "target_link_libraries(snippets PRIVATE polydev::pools polydev::gtest)\n"
+            "enable_testing()\n"
+            "add_test(NAME compiled COMMAND ${CMAKE_COMMAND} -E echo compiled)\n")
+    projects.append((where, body, names, requires))
+    for name, (unit_where, unit) in zip(names, units):
+        files[name] = (f"// {unit_where}\n" + unit, unit_where)
 
 listing = []
 for number, (where, body, needed, requires) in enumerate(projects, 1):
