@@ -49,7 +49,13 @@ struct Value {
   std::string text;
   std::vector<Value> items;
   std::vector<std::pair<std::string, Value>> members;
+  // Defined below, where Value is complete: Clang 14 with libstdc++ 12 in C++20 rejects the
+  // implicit one (it instantiates the members' destructors while std::pair<std::string, Value> is
+  // incomplete).
+  Value();
 };
+
+Value::Value() = default;
 
 Value null_value() { return {}; }
 
@@ -377,8 +383,10 @@ std::string format_text(const std::vector<Report>& reports, const Overview& over
     for (const auto& [name, value] : report.values) {
       std::string line = "  " + name;
       line.resize(std::max<std::size_t>(line.size() + 1, 42), ' ');
-      const auto error = std::find_if(report.errors.begin(), report.errors.end(),
-                                      [&](const auto& entry) { return entry.first == name; });
+      const auto error =
+          std::find_if(report.errors.begin(), report.errors.end(),
+                       // (C++17 lambdas cannot capture a structured binding.)
+                       [&key = name](const auto& entry) { return entry.first == key; });
       out += line +
              (error != report.errors.end() ? "error: " + detail::printable_text(error->second)
                                            : render(value)) +

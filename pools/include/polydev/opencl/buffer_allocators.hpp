@@ -149,10 +149,13 @@ class BufferAllocator {
   /// present. `allocate_from_reserve` is not: a pool over such an allocator is
   /// `pools::Pool<Allocator>`.
   template <typename Allocator,
-            typename = std::enable_if_t<is_buffer_allocator_v<Allocator> &&
-                                        !std::is_same_v<Allocator, BufferAllocator> &&
-                                        !std::is_same_v<Allocator, DeferredAllocator> &&
-                                        !std::is_same_v<Allocator, ImmediateAllocator>>>
+            // The requirements last, and only asked when the others hold (std::conjunction): for
+            // BufferAllocator itself they ask whether it is movable, which is this constructor.
+            typename = std::enable_if_t<
+                std::conjunction_v<std::negation<std::is_same<Allocator, BufferAllocator>>,
+                                   std::negation<std::is_same<Allocator, DeferredAllocator>>,
+                                   std::negation<std::is_same<Allocator, ImmediateAllocator>>,
+                                   buffer_allocator_requirements<Allocator>>>>
   BufferAllocator(Allocator allocator)  // NOLINT(google-explicit-constructor)
       : allocator_(
             std::make_shared<detail::AllocatorOf<Allocator, cl::Buffer>>(std::move(allocator))) {}

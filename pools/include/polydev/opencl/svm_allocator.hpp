@@ -252,9 +252,12 @@ class AnySVMAllocator {
   /// present. `allocate_from_reserve` is not: a pool over such an allocator is
   /// `pools::Pool<Allocator>`.
   template <typename Allocator,
-            typename = std::enable_if_t<is_svm_allocator_v<Allocator> &&
-                                        !std::is_same_v<Allocator, AnySVMAllocator> &&
-                                        !std::is_same_v<Allocator, SVMAllocator>>>
+            // The requirements last, and only asked when the others hold (std::conjunction): for
+            // AnySVMAllocator itself they ask whether it is movable, which is this constructor.
+            typename = std::enable_if_t<
+                std::conjunction_v<std::negation<std::is_same<Allocator, AnySVMAllocator>>,
+                                   std::negation<std::is_same<Allocator, SVMAllocator>>,
+                                   svm_allocator_requirements<Allocator>>>>
   AnySVMAllocator(Allocator allocator)  // NOLINT(google-explicit-constructor)
       : allocator_(
             std::make_shared<detail::AllocatorOf<Allocator, SVMBlock>>(std::move(allocator))) {}

@@ -30,7 +30,13 @@ struct CacheLineAllocator {
     return static_cast<T*>(::operator new (padded(count), std::align_val_t{false_sharing_range}));
   }
   void deallocate(T* pointer, std::size_t count) noexcept {
+#if defined(__cpp_sized_deallocation)
     ::operator delete (pointer, padded(count), std::align_val_t{false_sharing_range});
+#else
+    // Clang before 19 declares no sized deallocation unless -fsized-deallocation is given.
+    static_cast<void>(count);
+    ::operator delete (pointer, std::align_val_t{false_sharing_range});
+#endif
   }
 
   template <typename U>
