@@ -16,4 +16,3 @@
     ASSERT_EQ(polydev_status_, cudaSuccess)                           \
         << #call << ": " << polydev::cuda::describe(polydev_status_); \
   } while (false)
-
