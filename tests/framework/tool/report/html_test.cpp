@@ -82,6 +82,23 @@ TEST(ReportHtml, ShowsForeignTextWithoutControlCharacters) {
   EXPECT_THAT(html, HasSubstr("OpenCL/S\\x1b[31m.T\\xff"));
 }
 
+// A right-to-left override (U+202E) in a name or message would reorder what the page shows after
+// it ("T\u202Egnp.exe" reads "Texe.png"): it is shown as its bytes' escapes, in the text form too.
+TEST(ReportHtml, ShowsBidiOverridesEscaped) {
+  const std::string xml =
+      report(suite("OpenCL/S", device_case("T\u202egnp.exe", kPthread0,
+                                           failure("moved \u2066here\u2069 \u202eright"))));
+  const auto matrix = build_matrix(parse_report_xml(xml, "a.xml"));
+  const std::string html = polydev::report::format_html(matrix, {"a.xml"});
+  for (const char* raw : {"\u202e", "\u2066", "\u2069"}) {
+    EXPECT_EQ(html.find(raw), std::string::npos) << "a raw bidi control on the page";
+  }
+  EXPECT_THAT(html, HasSubstr("T\\xe2\\x80\\xaegnp.exe"));
+  const std::string text = polydev::report::format_text(matrix, {"a.xml"});
+  EXPECT_EQ(text.find("\u202e"), std::string::npos) << text;
+  EXPECT_THAT(text, HasSubstr("T\\xe2\\x80\\xaegnp.exe"));
+}
+
 TEST(ReportHtml, NamesTheFilesFolderOnceWhenTheyShareOne) {
   const Matrix matrix = build_matrix({});
   EXPECT_THAT(polydev::report::format_html(matrix, {"out/a.xml", "out/b.xml"}),
