@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "polydev/cuda/inventory.hpp"
+#include "polydev/detail/printable.hpp"
 #include "polydev/opencl/inventory.hpp"
 #include "polydev/selection.hpp"
 #include "polydev/testing/params.hpp"
@@ -304,9 +305,9 @@ TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
 
 TEST(RunsNoTestOf, AFilterThatLeavesOutEveryInstanceOfTheBackend) {
   // The filter of the entry of a binary's tests that use no device leaves out both backends.
-  EXPECT_EQ(
-      polydev::testing::runs_no_test_of("opencl", POLYDEV_HOST_FILTER, SelectionInputs{}),
-      std::string("--gtest_filter='") + POLYDEV_HOST_FILTER + "' leaves out every OpenCL test");
+  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", POLYDEV_HOST_FILTER, SelectionInputs{}),
+            "--gtest_filter=" + polydev::detail::quote(POLYDEV_HOST_FILTER) +
+                " leaves out every OpenCL test");
   EXPECT_TRUE(none_of("cuda", POLYDEV_HOST_FILTER));
   EXPECT_TRUE(none_of("opencl", "-*"));
   EXPECT_TRUE(none_of("cuda",
