@@ -32,7 +32,12 @@ rm -rf "$probe"
 CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DPOLYDEV_WERROR=ON -DPOLYDEV_BUILD_FUZZERS=ON -DPOLYDEV_WITH_OPENCL=OFF -DPOLYDEV_WITH_CUDA=OFF \
   >/dev/null
-cmake --build "$build_dir" --parallel "$(nproc)" --target polydev_fuzzers >/dev/null
+# The build's output only where it fails: the fuzz stage's log is the fuzzers' findings.
+if ! cmake --build "$build_dir" --parallel "$(nproc)" --target polydev_fuzzers >"$build_dir/fuzz-build.log" 2>&1; then
+  grep -E "error|FAILED" "$build_dir/fuzz-build.log" | head -n 30 >&2
+  echo "ci/fuzz.sh: building the fuzz targets failed; the whole log is $build_dir/fuzz-build.log" >&2
+  exit 1
+fi
 
 if [[ -n "${POLYDEV_FUZZ_WORK:-}" ]]; then
   work="$POLYDEV_FUZZ_WORK"
