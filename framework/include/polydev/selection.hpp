@@ -125,6 +125,12 @@ DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory 
 /// computed once per process (thread-safe). The `polydev` tool uses it.
 const DeviceSelection& process_selection();
 
+/// The device table of this selection (`format_table` of its overview), where a device that the
+/// selectors choose but that runs in another process (CTest allocated other devices to this one, or
+/// `POLYDEV_SHARD_BY=device` gives it to another shard) is marked `[ skip ]` with "not run here:"
+/// and the reason: what the test main prints.
+std::string format_table(const DeviceSelection& selection);
+
 /// A set of backends.
 struct Backends {
   bool opencl = false;

@@ -1,9 +1,11 @@
 // `polydev devices` and the test main: the overview as a table for people.
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "io/printable.hpp"
 #include "polydev/overview.hpp"
+#include "polydev/selection.hpp"
 #include "selection/devices_selector_overview.hpp"
 #include "selection/overview_words.hpp"
 
@@ -20,12 +22,24 @@ using detail::printable;
 using detail::quote;
 std::string line(const std::string& text) { return printable(text, std::string::npos); }
 
-// "[run #N]" for the N-th selected device, "[ skip ]" for one not selected.
+// Why a device that the selectors choose does not run in this process (CTest allocated it other
+// devices, or a device shard gives it to another shard), when the table is of a process's
+// selection; nothing otherwise.
+std::optional<std::string> runs_elsewhere(const DeviceSelection* selection,
+                                          const std::string& key) {
+  if (selection == nullptr) return std::nullopt;
+  const LeftOutDevice* left_out = selection->find_left_out(key);
+  if (left_out == nullptr || left_out->by == LeftOutBy::selector) return std::nullopt;
+  return left_out->reason;
+}
+
+// "[run #N]" for the N-th selected device, "[ skip ]" for one not selected or run elsewhere.
 template <typename Item>
 std::string selection_mark(const std::vector<Item>& selected,
-                           typename std::vector<Item>::const_iterator found) {
-  return found != selected.end() ? "[run #" + std::to_string(found - selected.begin() + 1) + "]"
-                                 : std::string("[ skip ]");
+                           typename std::vector<Item>::const_iterator found, bool elsewhere) {
+  return found != selected.end() && !elsewhere
+             ? "[run #" + std::to_string(found - selected.begin() + 1) + "]"
+             : std::string("[ skip ]");
 }
 
 // After "not selected": ": <reason>" or " by <setting>", as the table has always written it.
@@ -36,7 +50,8 @@ std::string cuda_left_out(const Overview& overview, const cuda::DeviceInfo& devi
   return " by " + detail::cuda_setting_words(overview);
 }
 
-void write_opencl_table(const Overview& overview, std::ostringstream& out) {
+void write_opencl_table(const Overview& overview, const DeviceSelection* selection,
+                        std::ostringstream& out) {
   const opencl::Inventory& inventory = overview.opencl;
   out << "OpenCL: ";
   if (inventory.platforms.empty()) {
@@ -59,19 +74,24 @@ void write_opencl_table(const Overview& overview, std::ostringstream& out) {
     for (const opencl::DeviceInfo& device : platform.devices) {
       const auto it = std::find(selected.begin(), selected.end(),
                                 opencl::DevicePosition{platform.index, device.index});
-      out << "    " << selection_mark(selected, it) << ' ' << device.index << " "
-          << quote(device.name) << " " << printable(device.type) << ", "
+      const auto elsewhere = runs_elsewhere(selection, device.key);
+      out << "    " << selection_mark(selected, it, elsewhere.has_value()) << ' ' << device.index
+          << " " << quote(device.name) << " " << printable(device.type) << ", "
           << printable(device.version) << ", driver " << printable(device.driver_version) << ", "
           << device.compute_units << " CUs, " << mebibytes(device.global_memory_bytes)
           << (device.fp64 ? ", fp64" : "") << "\n             key " << device.key;
-      if (it == selected.end())
+      if (it == selected.end()) {
         out << "; not selected: " << line(detail::opencl_left_out(overview, device));
+      } else if (elsewhere) {
+        out << "; not run here: " << line(*elsewhere);
+      }
       out << '\n';
     }
   }
 }
 
-void write_cuda_table(const Overview& overview, std::ostringstream& out) {
+void write_cuda_table(const Overview& overview, const DeviceSelection* selection,
+                      std::ostringstream& out) {
   const cuda::Inventory& inventory = overview.cuda;
   const std::string setting_text = detail::cuda_setting_words(overview);
   out << "CUDA: ";
@@ -89,22 +109,26 @@ void write_cuda_table(const Overview& overview, std::ostringstream& out) {
       overview.cuda_selection ? overview.cuda_selection->ordinals : std::vector<int>{};
   for (const cuda::DeviceInfo& device : inventory.devices) {
     const auto it = std::find(selected.begin(), selected.end(), device.ordinal);
-    out << "    " << selection_mark(selected, it) << ' ' << device.ordinal << " "
-        << quote(device.name) << " sm_" << device.compute_capability_major
+    const auto elsewhere = runs_elsewhere(selection, device.key);
+    out << "    " << selection_mark(selected, it, elsewhere.has_value()) << ' ' << device.ordinal
+        << " " << quote(device.name) << " sm_" << device.compute_capability_major
         << device.compute_capability_minor << ", " << device.multiprocessors << " SMs, "
         << mebibytes(device.total_memory_bytes) << ", " << printable(device.pci_bus_id) << ", "
         << printable(device.uuid) << "\n             key " << device.key;
-    if (it == selected.end()) out << "; not selected" << line(cuda_left_out(overview, device));
+    if (it == selected.end()) {
+      out << "; not selected" << line(cuda_left_out(overview, device));
+    } else if (elsewhere) {
+      out << "; not run here: " << line(*elsewhere);
+    }
     out << '\n';
   }
 }
 
-}  // namespace
-
-std::string format_table(const Overview& overview) {
+// The table of `overview`, marking what runs elsewhere where `selection` is given.
+std::string table(const Overview& overview, const DeviceSelection* selection) {
   std::ostringstream out;
-  write_opencl_table(overview, out);
-  write_cuda_table(overview, out);
+  write_opencl_table(overview, selection, out);
+  write_cuda_table(overview, selection, out);
   if (overview.devices.text) {
     out << "POLYDEV_DEVICES=" << quote(*overview.devices.text);
     if (!overview.devices.error.empty())
@@ -112,6 +136,14 @@ std::string format_table(const Overview& overview) {
     out << '\n';
   }
   return out.str();
+}
+
+}  // namespace
+
+std::string format_table(const Overview& overview) { return table(overview, nullptr); }
+
+std::string format_table(const DeviceSelection& selection) {
+  return table(selection.overview, &selection);
 }
 
 }  // namespace polydev

@@ -152,6 +152,45 @@ TEST(ProcessSelection, CTestAllocationKeepsItsDevices) {
   EXPECT_EQ(selection.selected_keys.size(), 7u) << "the selectors' choice is kept whole";
 }
 
+// The table of one line per device: the line of `key` and the one after it (keys are on the second
+// line of a device), joined.
+std::string table_entry(const std::string& table, const std::string& key) {
+  const std::size_t key_line = table.find("key " + key);
+  if (key_line == std::string::npos) return "(no " + key + ")";
+  const std::size_t begin = table.rfind('\n', table.rfind('\n', key_line) - 1) + 1;
+  return table.substr(begin, table.find('\n', key_line) - begin);
+}
+
+TEST(ProcessSelection, TheTableMarksTheDevicesThatRunElsewhereWithTheReason) {
+  SelectionInputs inputs;
+  inputs.ctest_allocated_keys = std::vector<std::string>{"key_1_0", cuda_key(1)};
+  const std::string table = polydev::format_table(select(inputs));
+  EXPECT_THAT(table_entry(table, "key_1_0"), testing::StartsWith("    [run #3] "));
+  EXPECT_THAT(table_entry(table, "key_1_0"), testing::Not(testing::HasSubstr("not run here")));
+  EXPECT_THAT(table_entry(table, "key_0_0"), testing::StartsWith("    [ skip ] "));
+  EXPECT_THAT(table_entry(table, "key_0_0"),
+              testing::EndsWith("; not run here: CTest allocated other devices to this test "
+                                "(key_1_0, " +
+                                cuda_key(1) + ")"));
+  EXPECT_THAT(table_entry(table, cuda_key(0)), testing::StartsWith("    [ skip ] "));
+  EXPECT_THAT(table_entry(table, cuda_key(1)), testing::StartsWith("    [run #2] "));
+  // Without the process's selection, the table is the selectors' alone.
+  EXPECT_THAT(table_entry(polydev::format_table(select(inputs).overview), "key_0_0"),
+              testing::StartsWith("    [run #1] "));
+}
+
+TEST(ProcessSelection, TheTableMarksTheDevicesOfOtherShards) {
+  SelectionInputs inputs;
+  inputs.pyopencl_test = "1";  // key_1_0, key_1_1
+  inputs.shard = polydev::DeviceShard{1, 2};
+  const std::string table = polydev::format_table(select(inputs));
+  EXPECT_THAT(table_entry(table, "key_1_0"),
+              testing::EndsWith("; not run here: POLYDEV_SHARD_BY=device gives it to shard 0 of "
+                                "2, and this is shard 1 (GTEST_SHARD_INDEX)"));
+  EXPECT_THAT(table_entry(table, "key_1_1"), testing::StartsWith("    [run #2] "));
+  EXPECT_THAT(table_entry(table, "key_0_0"), testing::HasSubstr("; not selected: "));
+}
+
 TEST(ProcessSelection, CTestAllocationOfAnotherBackendLeavesNoneWithTheReason) {
   SelectionInputs inputs;
   inputs.ctest_allocated_keys = std::vector<std::string>{cuda_key(0)};
