@@ -181,13 +181,6 @@ print("   %d device test instances ask CTest for their own device" % checked)
 ' "$1.tests.json" || fail "$1: device tests without their CTest resource"
 }
 
-# CTest reads the spec that the fixture writes from CMake 3.28 on (GENERATED_RESOURCE_SPEC_FILE)
-# and then refuses --resource-spec-file; before, it needs that option.
-ctest_generates_spec=0
-if [[ "$(printf '%s\n' 3.28 "$ctest_version" | sort -V | head -1)" == 3.28 ]]; then
-  ctest_generates_spec=1
-fi
-
 # compiled_with DIR: the project in DIR was compiled by CONSUMER_CXX_COMPILER as
 # CONSUMER_CXX_STANDARD, where they are set.
 compiled_with() {
@@ -204,25 +197,19 @@ compiled_with() {
   fi
 }
 
-# consumer NAME SOURCE OPTION...: configures, builds and runs one consumer project in parallel;
-# where its tests ask for devices (it has polydev_discover_device_tests' spec fixture) and CTest is
-# older than 3.28, on the resource spec of the installed tool, as docs/ctest.md says.
+# consumer NAME SOURCE OPTION...: configures, builds and runs one consumer project in parallel
+# with a plain ctest, which allocates the devices to the tests that ask for them, as docs/ctest.md
+# says.
 consumer() {
   local name=$1 source=$2
   shift 2
   local dir="$work/$name"
-  local spec=()
   echo "== consumer: $name"
   logged "$dir.configure.log" cmake -S "$source" -B "$dir" "${consumer_options[@]}" "$@"
   logged "$dir.build.log" cmake --build "$dir" --parallel "$(nproc)"
   compiled_with "$dir"
-  if ((!ctest_generates_spec)) &&
-    ctest --test-dir "$dir" -N -R '^polydev_resource_spec$' | grep -q 'Total Tests: 1'; then
-    "$prefix/bin/polydev" resource-spec --output "$dir.spec.json"
-    spec=(--resource-spec-file "$dir.spec.json")
-  fi
   ctest --test-dir "$dir" --output-on-failure --no-tests=error --timeout 300 \
-    --parallel "$(nproc)" "${spec[@]}" | tee "$dir.ctest.log"
+    --parallel "$(nproc)" | tee "$dir.ctest.log"
   ran_on "$dir" OpenCL/ConsumerOpenCL "${opencl_keys[@]}"
   if ((${#cuda_keys[@]} > 0)); then
     ran_on "$dir" CUDA/ConsumerCuda "${cuda_keys[@]}"
@@ -304,11 +291,6 @@ logged "$verdicts.configure.log" cmake -S tests/consumer/verdicts -B "$verdicts"
   "${consumer_options[@]}" "-DCMAKE_PREFIX_PATH=$prefix"
 logged "$verdicts.build.log" cmake --build "$verdicts" --parallel "$(nproc)"
 compiled_with "$verdicts"
-verdict_spec=()
-if ((!ctest_generates_spec)); then
-  "$prefix/bin/polydev" resource-spec --output "$verdicts.spec.json"
-  verdict_spec=(--resource-spec-file "$verdicts.spec.json")
-fi
 printf 'version: 1\nexpectations:\n  - test: "Verdicts.Works"\n    xfail: "fails here"\n' \
   >"$verdicts.xfail.yaml"
 # misbehaves WHAT EXPECTED REPORT_STATUS [VARIABLE=VALUE...]: the entries run with the tests
@@ -320,12 +302,12 @@ misbehaves() {
   shift 3
   env POLYDEV_CONSUMER_MISBEHAVIOUR="$what" "$@" ctest --test-dir "$verdicts" -R ':' \
     --output-junit "$verdicts.junit.xml" --timeout 120 --parallel "$(nproc)" \
-    "${verdict_spec[@]}" >"$verdicts.$what.log" 2>&1 || true
+    >"$verdicts.$what.log" 2>&1 || true
   python3 - "$verdicts.junit.xml" "$expected" <<'PY' || { cat "$verdicts.$what.log" >&2; fail "misbehaviour '$what': CTest's verdicts are wrong"; }
 import sys
 import xml.etree.ElementTree as ElementTree
 
-# (The entries' names hold their granularity and a ':'; CTest adds the resource-spec fixture.)
+# (The entries' names hold their granularity and a ':', which no other test's name holds.)
 cases = [case for case in ElementTree.parse(sys.argv[1]).iter("testcase") if ":" in case.get("name")]
 expected = sys.argv[2]
 if len(cases) < 4:

@@ -98,12 +98,8 @@ trap 'rm -rf "$work"' EXIT
 "$tool" devices >"$out/devices.txt"
 "$tool" resource-spec --output "$work/spec.json"
 devices=$(grep -o '"id"' "$work/spec.json" | wc -l)
-jobs="${JOBS:-$((devices > 0 ? devices : 1))}"
 cmake_version="$(cmake --version | head -n 1 | cut -d' ' -f3)"
-# shellcheck source=ci/resource-spec-option.sh
-source ci/resource-spec-option.sh
-resource_spec_option "$tool" "$work/spec.json"
-spec=("${spec_option[@]}")
+jobs="${JOBS:-$((devices > 0 ? devices : 1))}"
 
 # project DIR GRANULARITY BINARY...: a CTest project whose entries are those of the binaries.
 project() {
@@ -187,7 +183,7 @@ for binary in "${binaries[@]}"; do
   for granularity in $binary_granularities; do
     project "$work/$name/$granularity" "$granularity" "$binary"
     measure "$name ctest -j1 $granularity" ctest --test-dir "$work/$name/$granularity/build" \
-      --timeout "$limit" -j1 "${spec[@]}"
+      --timeout "$limit" -j1
   done
 done
 # The suite's direct runs again, next to its CTest runs in each round: its ratios are taken
@@ -198,9 +194,9 @@ done
 for granularity in $suite_granularities; do
   project "$work/all/$granularity" "$granularity" "${binaries[@]}"
   measure "all ctest -j1 $granularity" ctest --test-dir "$work/all/$granularity/build" \
-    --timeout "$limit" -j1 "${spec[@]}"
+    --timeout "$limit" -j1
   measure "all ctest -j$jobs $granularity" ctest --test-dir "$work/all/$granularity/build" \
-    --timeout "$limit" -j"$jobs" "${spec[@]}"
+    --timeout "$limit" -j"$jobs"
 done
 run_measurements
 

@@ -13,10 +13,7 @@ source ci/pocl-env.sh
 echo "== polydev devices (POCL_DEVICES='$POCL_DEVICES')"
 "$tool" devices
 
+# A plain ctest: polydev_discover_device_tests makes CTest write and read the resource spec.
 echo "== ctest, each device test holding its device through CTest's resource allocation"
-# shellcheck source=ci/resource-spec-option.sh
-source ci/resource-spec-option.sh
-# Absolute: `ctest --test-dir` changes into the build folder before it reads the file.
-resource_spec_option "$tool" "$(realpath "$POLYDEV_BUILD_DIR")/polydev_resource_spec.json"
 ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
-  --parallel "$(nproc)" --timeout 300 "${spec_option[@]}"
+  --parallel "$(nproc)" --timeout 300

@@ -24,10 +24,6 @@ if [[ "$gpus" -lt 1 ]]; then
   echo "ci/gpu-bound-speedup.sh: no GPU (nvidia-smi -L lists none): nothing to measure"
   exit 0
 fi
-# shellcheck source=ci/resource-spec-option.sh
-source ci/resource-spec-option.sh
-# Absolute: `ctest --test-dir` changes into the build folder before it reads the file.
-resource_spec_option "$build/framework/polydev" "$(realpath "$build")/polydev_resource_spec.json"
 status=0
 # timed_ctest LABEL PARALLEL_LEVEL ARGUMENTS...: sets elapsed to the wall seconds, and status to 1
 # when an entry failed (not called in $(...), whose subshell would lose the status).
@@ -44,7 +40,7 @@ timed_ctest() {
 ((quick)) || timed_ctest warm-up 1
 timed_ctest serial 1
 serial=$elapsed
-timed_ctest parallel "$gpus" "${spec_option[@]}" -V
+timed_ctest parallel "$gpus" -V
 parallel=$elapsed
 # (Each entry ran on the device CTest allocated: tests/fixtures/ctest_allocation_test.cpp.)
 python3 - "$serial" "$parallel" "$gpus" <<'PY' | tee "$results/ctest-speedup.txt"

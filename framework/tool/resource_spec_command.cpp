@@ -1,5 +1,6 @@
-// `polydev resource-spec [--slots N] [--output FILE]`: the CTest resource spec of the devices the
-// selectors choose (one resource type per device key).
+// `polydev resource-spec [--slots N] [--every-device] [--output FILE]`: the CTest resource spec of
+// the devices the selectors choose, or of every device of the machine (one resource type per device
+// key).
 #include <iostream>
 
 #include "commands.hpp"
@@ -13,13 +14,27 @@ namespace polydev::tool {
 namespace {
 
 constexpr const char* kResourceSpecUsage =
-    "usage: polydev resource-spec [--slots N] [--output FILE]\n"
+    "usage: polydev resource-spec [--slots N] [--every-device] [--output FILE]\n"
     "  writes the CTest resource spec of the selected OpenCL and CUDA devices (PYOPENCL_TEST,\n"
     "  CUDA_DEVICE): one resource type per device key, N slots each (default 1, one test per\n"
-    "  device at a time), to FILE or stdout; use it with 'ctest -j J --resource-spec-file FILE'\n";
+    "  device at a time), to FILE or stdout; use it with 'ctest -j J --resource-spec-file FILE'\n"
+    "  --every-device: every device of the machine, whatever the selectors choose; a selector\n"
+    "  error is then a warning (what CTest entries of polydev_discover_device_tests read, so that\n"
+    "  an entry whose device the selection leaves out runs and says why)\n";
 
-const CommandSyntax kSyntax{kResourceSpecUsage,
-                            {{"--slots", "a number from 1 to 9999"}, {"--output", "a file name"}}};
+const CommandSyntax kSyntax{
+    kResourceSpecUsage,
+    {{"--slots", "a number from 1 to 9999"}, {"--every-device"}, {"--output", "a file name"}}};
+
+// The keys of every device of both inventories, OpenCL then CUDA, in inventory order.
+std::vector<std::string> every_device_key(const Overview& overview) {
+  std::vector<std::string> keys;
+  for (const auto& platform : overview.opencl.platforms) {
+    for (const auto& device : platform.devices) keys.push_back(device.key);
+  }
+  for (const auto& device : overview.cuda.devices) keys.push_back(device.key);
+  return keys;
+}
 
 }  // namespace
 
@@ -38,8 +53,15 @@ int resource_spec_command(const Arguments& arguments) {
     }
     slots = static_cast<unsigned>(std::stoul(*text));
   }
-  if (!report_selection_problems()) return 2;
-  const std::string spec = ctest_resource_spec(process_selection().selected_keys, slots);
+  const bool every_device = parsed.has("--every-device");
+  if (!report_selection_problems()) {
+    if (!every_device) return 2;
+    std::cerr << "polydev resource-spec: the spec lists every device all the same "
+                 "(--every-device); the tests of this selection fail with the message above\n";
+  }
+  const DeviceSelection& selection = process_selection();
+  const std::string spec = ctest_resource_spec(
+      every_device ? every_device_key(selection.overview) : selection.selected_keys, slots);
   const std::optional<std::string> output = parsed.value("--output");
   if (!output) {
     std::cout << spec;

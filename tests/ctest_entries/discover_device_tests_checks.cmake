@@ -52,9 +52,24 @@ file(
   "  Writes/opencl_pocl_cpu_1  # GetParam() = opencl_pocl_cpu_1, TypeParam float\n"
   "Host/Pairs.\n"
   "  Runs/a__b  # GetParam() = (a, b)\n")
-file(WRITE "${WORK}/fake_tests.sh" "#!/bin/sh\ncat '${WORK}/listing.txt'\n")
-file(CHMOD "${WORK}/fake_tests.sh" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
-     GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+# The binary also prints the device CTest allocated to it, if any.
+file(WRITE "${WORK}/fake_tests.sh"
+     "#!/bin/sh\ncat '${WORK}/listing.txt'\necho \"allocated=$CTEST_RESOURCE_GROUP_0_OPENCL_POCL_CPU_0\"\n")
+# The tool records its arguments and writes a spec of one device, saying FAKE_TOOL_SAYS on stderr
+# and exiting with FAKE_TOOL_STATUS (writing nothing then) where they are set.
+file(
+  WRITE "${WORK}/fake_tool.sh"
+  "#!/bin/sh\n"
+  "echo \"$*\" > '${WORK}/tool_arguments.txt'\n"
+  "[ -n \"$FAKE_TOOL_SAYS\" ] && echo \"$FAKE_TOOL_SAYS\" >&2\n"
+  "[ -n \"$FAKE_TOOL_STATUS\" ] && exit \"$FAKE_TOOL_STATUS\"\n"
+  "while [ $# -gt 1 ] && [ \"$1\" != --output ]; do shift; done\n"
+  "echo '{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{\"opencl_pocl_cpu_0\": [{\"id\": \"0\", \"slots\": 1}]}]}' > \"$2\"\n"
+)
+foreach(script IN ITEMS fake_tests.sh fake_tool.sh)
+  file(CHMOD "${WORK}/${script}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+       GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+endforeach()
 
 # configure(<case> <project body> <ok|error> <regex>): configures a project whose CMakeLists holds
 # the helper, an imported test binary `fake` (the script above) and an imported polydev::tool, and
@@ -70,7 +85,7 @@ function(configure case body expected regex)
     "add_executable(fake IMPORTED)\n"
     "set_target_properties(fake PROPERTIES IMPORTED_LOCATION \"${WORK}/fake_tests.sh\")\n"
     "add_executable(polydev::tool IMPORTED)\n"
-    "set_target_properties(polydev::tool PROPERTIES IMPORTED_LOCATION /bin/true)\n"
+    "set_target_properties(polydev::tool PROPERTIES IMPORTED_LOCATION \"${WORK}/fake_tool.sh\")\n"
     "${body}\n")
   execute_process(
     COMMAND "${CMAKE_COMMAND}" -S "${source}" -B "${source}/build" -G "${GENERATOR}" ${ARGN}
@@ -133,7 +148,7 @@ endfunction()
 configure(device_entries "polydev_discover_device_tests(fake GRANULARITY device)" ok "")
 read_entries(device_entries)
 set(expected_names
-    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;fake/cuda_h200_pci_00_07;fake/no_opencl_device;polydev_resource_spec"
+    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;fake/cuda_h200_pci_00_07;fake/no_opencl_device"
 )
 list(SORT expected_names)
 set(names "${device_entries_names}")
@@ -160,7 +175,7 @@ expect_entry(
   device_entries fake/opencl_pocl_cpu_0
   "--gtest_filter=\\*/opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_0\""
   "--gtest_output=xml:${results}/opencl_pocl_cpu_0.xml\"" "\"\\.type\" : \"opencl_pocl_cpu_0\""
-  "polydev_resource_spec" "${skip_by_status}" "${asks_for_the_status}")
+  "${skip_by_status}" "${asks_for_the_status}")
 expect_entry(
   device_entries fake/opencl_pocl_cpu_1
   "--gtest_filter=\\*/opencl_pocl_cpu_1:\\*__opencl_pocl_cpu_1\"" "\"\\.type\" : \"opencl_pocl_cpu_1\"")
@@ -181,6 +196,51 @@ foreach(unresourced IN ITEMS fake/host fake/opencl_selector_error fake/no_cuda_d
     fail("device_entries: ${unresourced} is disabled:\n${device_entries_${id}}")
   endif()
 endforeach()
+
+# CTest runs the tool for the spec of every device when it starts, and a plain `ctest` gives the
+# entry its device: on every version of CMake, with no option.
+set(spec "${WORK}/device_entries/build/polydev_resource_spec.json")
+file(READ "${WORK}/tool_arguments.txt" arguments)
+if(NOT arguments MATCHES "^resource-spec --every-device --slots 1 --output ${spec}\n$")
+  fail("device_entries: the tool ran with '${arguments}'")
+endif()
+# ctest_output(<case> <variable> [<ctest arguments>...]): what `ctest -V` prints on the case.
+function(ctest_output case variable)
+  execute_process(
+    COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK}/${case}/build" -V ${ARGN}
+    OUTPUT_VARIABLE output
+    ERROR_VARIABLE output)
+  string(REGEX REPLACE "[ \n]+" " " output "${output}")
+  set(${variable} "${output}" PARENT_SCOPE)
+endfunction()
+ctest_output(device_entries allocated -R "^fake/opencl_pocl_cpu_0$")
+if(NOT allocated MATCHES "allocated=id:0,slots:1")
+  fail("device_entries: a plain ctest gave fake/opencl_pocl_cpu_0 no device:\n${allocated}")
+endif()
+# What the tool says (a selector error) is a warning at the top of CTest's output; a tool that
+# writes no spec leaves the entries without resources, and CTest's output says why.
+set(ENV{FAKE_TOOL_SAYS} "polydev: PYOPENCL_TEST entry 1 'portable:pthred': no device matches")
+ctest_output(device_entries warned -R "^fake/opencl_pocl_cpu_0$")
+if(NOT warned MATCHES "CMake Warning.*PYOPENCL_TEST entry 1 'portable:pthred': no device matches"
+   OR NOT warned MATCHES "allocated=id:0,slots:1")
+  fail("device_entries: the tool's message is not in CTest's output:\n${warned}")
+endif()
+set(ENV{FAKE_TOOL_STATUS} 2)
+ctest_output(device_entries refused -R "^fake/opencl_pocl_cpu_0$")
+if(NOT refused MATCHES "wrote no resource spec \\(2\\), so the device tests run without"
+   OR NOT refused MATCHES "portable:pthred" OR NOT refused MATCHES "allocated= ")
+  fail("device_entries: a tool that writes no spec is not reported:\n${refused}")
+endif()
+unset(ENV{FAKE_TOOL_SAYS})
+unset(ENV{FAKE_TOOL_STATUS})
+# `--resource-spec-file` wins over the spec of the tool.
+file(WRITE "${WORK}/own_spec.json"
+     "{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{\"opencl_pocl_cpu_0\": [{\"id\": \"mine\", \"slots\": 1}]}]}\n")
+ctest_output(device_entries own -R "^fake/opencl_pocl_cpu_0$" --resource-spec-file
+             "${WORK}/own_spec.json")
+if(NOT own MATCHES "allocated=id:mine,slots:1")
+  fail("device_entries: --resource-spec-file did not win:\n${own}")
+endif()
 
 # Prefix, suffix, extra arguments, properties and an XML folder of one's own.
 configure(
