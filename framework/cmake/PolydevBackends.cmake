@@ -11,6 +11,13 @@ endfunction()
 _polydev_check_choice(POLYDEV_WITH_OPENCL)
 _polydev_check_choice(POLYDEV_WITH_CUDA)
 
+# One OpenCL version for polydev and every consumer, so that the C++ bindings compile the same
+# everywhere they are included (polydev::opencl_bindings carries them). Minimum 1.1 (not 1.2): the
+# bindings then pick queue creation by the platform's version at run time, and Debian 12's
+# bindings do not compile with 3.0/1.2.
+set(POLYDEV_OPENCL_BINDINGS_DEFINITIONS CL_TARGET_OPENCL_VERSION=300 CL_HPP_TARGET_OPENCL_VERSION=300
+                                        CL_HPP_MINIMUM_OPENCL_VERSION=110)
+
 set(POLYDEV_HAS_OPENCL OFF)
 if(NOT POLYDEV_WITH_OPENCL STREQUAL "OFF")
   if(POLYDEV_WITH_OPENCL STREQUAL "ON")
@@ -22,8 +29,8 @@ if(NOT POLYDEV_WITH_OPENCL STREQUAL "OFF")
     include(CheckIncludeFileCXX)
     set(CMAKE_REQUIRED_INCLUDES ${OpenCL_INCLUDE_DIRS})
     set(CMAKE_REQUIRED_LIBRARIES ${OpenCL_LIBRARIES})
-    set(CMAKE_REQUIRED_DEFINITIONS -DCL_HPP_TARGET_OPENCL_VERSION=300
-                                   -DCL_HPP_MINIMUM_OPENCL_VERSION=110)
+    list(TRANSFORM POLYDEV_OPENCL_BINDINGS_DEFINITIONS PREPEND -D OUTPUT_VARIABLE
+         CMAKE_REQUIRED_DEFINITIONS)
     check_include_file_cxx(CL/opencl.hpp POLYDEV_FOUND_OPENCL_HPP)
     unset(CMAKE_REQUIRED_INCLUDES)
     unset(CMAKE_REQUIRED_LIBRARIES)

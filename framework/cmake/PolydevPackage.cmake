@@ -1,7 +1,7 @@
 # The polydev CMake package: `cmake --install` gives
 #   find_package(polydev CONFIG REQUIRED COMPONENTS framework pools gtest)
 # with the targets polydev::framework, polydev::pools, polydev::gtest, polydev::gtest_main and
-# polydev::tool. Included by the top-level CMakeLists.txt after the component directories, so the
+# polydev::tool, and polydev::opencl_bindings where polydev has OpenCL. Included by the top-level CMakeLists.txt after the component directories, so the
 # whole package is described in one place.
 #
 # One export set per component, so that a consumer asking for `framework` alone never needs
@@ -83,7 +83,11 @@ function(_polydev_install_component name)
     FILE "${PROJECT_BINARY_DIR}/polydev-${name}-targets.cmake")
 endfunction()
 
-_polydev_install_component(framework TARGETS polydev_framework)
+if(TARGET polydev_opencl_bindings)
+  _polydev_install_component(framework TARGETS polydev_framework polydev_opencl_bindings)
+else()
+  _polydev_install_component(framework TARGETS polydev_framework)
+endif()
 _polydev_install_component(pools TARGETS polydev_pools)
 _polydev_install_component(gtest TARGETS polydev_gtest polydev_gtest_main)
 if(POLYDEV_PACKAGE_HAS_TOOL)
