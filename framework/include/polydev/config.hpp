@@ -221,6 +221,11 @@ DeviceIdentity device_identity(const opencl::DeviceDescriptor& descriptor);
 /// "13.0").
 DeviceIdentity device_identity(const cuda::DeviceInfo& device, int cuda_driver_version);
 
+/// Whether the device conditions of `expectation` hold for `device`: its `device` pattern matches
+/// the key or the name, its `driver` range holds the driver version, and its `pocl` range, when
+/// given, the PoCL release of a PoCL device. Its test pattern is not looked at.
+bool applies_to_device(const Expectation& expectation, const DeviceIdentity& device);
+
 /// The first expectation (in file order) that matches a test on a device, or null. `suite` and
 /// `test` are GoogleTest's names of a parametrized test instance ("OpenCL/Saxpy" and
 /// "MatchesHost/<key>"): an expectation's test pattern matches "Saxpy.MatchesHost" or the full name

@@ -27,6 +27,15 @@ DeviceIdentity device_identity(const cuda::DeviceInfo& device, int cuda_driver_v
   return facts;
 }
 
+bool applies_to_device(const Expectation& expectation, const DeviceIdentity& device) {
+  if (!expectation.device.matches(device.key) && !expectation.device.matches(device.name)) {
+    return false;
+  }
+  if (expectation.driver && !expectation.driver->contains(device.driver_version)) return false;
+  return !expectation.pocl ||
+         (device.pocl_version && expectation.pocl->contains(*device.pocl_version));
+}
+
 const Expectation* find_expectation(const Config& config, std::string_view suite,
                                     std::string_view test, const DeviceIdentity& device) {
   // "OpenCL/Saxpy" and "MatchesHost/<key>" give "Saxpy.MatchesHost".
@@ -36,15 +45,7 @@ const Expectation* find_expectation(const Config& config, std::string_view suite
   const std::string full_name = std::string(suite) + "." + std::string(test);
   for (const Expectation& expectation : config.expectations) {
     if (!expectation.test.matches(short_name) && !expectation.test.matches(full_name)) continue;
-    if (!expectation.device.matches(device.key) && !expectation.device.matches(device.name)) {
-      continue;
-    }
-    if (expectation.driver && !expectation.driver->contains(device.driver_version)) continue;
-    if (expectation.pocl &&
-        (!device.pocl_version || !expectation.pocl->contains(*device.pocl_version))) {
-      continue;
-    }
-    return &expectation;
+    if (applies_to_device(expectation, device)) return &expectation;
   }
   return nullptr;
 }
