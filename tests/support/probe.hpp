@@ -30,6 +30,7 @@ inline const std::vector<std::string>& device_setting_variables() {
                                                  "POLYDEV_REQUIRE_DEVICES",
                                                  "POLYDEV_PROFILE",
                                                  "POLYDEV_RUN_KNOWN_FAILURES",
+                                                 "POLYDEV_HOST",
                                                  "POLYDEV_SHARD_BY",
                                                  "GTEST_SHARD_INDEX",
                                                  "GTEST_TOTAL_SHARDS",
