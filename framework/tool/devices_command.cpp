@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "io/printable.hpp"
+#include "polydev/detail/environment.hpp"
 #include "polydev/selection.hpp"
 
 namespace polydev::tool {
@@ -16,9 +17,45 @@ constexpr const char* kDevicesUsage =
     "  top of both (docs/selectors.md)\n"
     "  --json     the same for scripts\n"
     "  --explain  for each device, what each selector and each POLYDEV_DEVICES clause decided;\n"
-    "             printed also when a selector is wrong (the exit status is then still 2)\n";
+    "             printed also when a selector is wrong (the exit status is then still 2),\n"
+    "             and the variables that bind this process to some devices (a scheduler's\n"
+    "             CUDA_VISIBLE_DEVICES: Slurm's GPU binding)\n";
 
 const CommandSyntax kSyntax{kDevicesUsage, {{"--json"}, {"--explain"}}};
+
+// What hides devices from the inventories before any selector: the variables through which a
+// scheduler (Slurm's GPU binding, `srun --gpus-per-task`) or a person binds a process to some of
+// the machine's devices. Each note names the variable and, under Slurm, the task's own GPUs.
+std::string binding_notes() {
+  struct Binding {
+    const char* variable;
+    const char* hides;
+  };
+  constexpr Binding kBindings[] = {
+      {"CUDA_VISIBLE_DEVICES", "every other GPU of the machine from CUDA"},
+      {"ROCR_VISIBLE_DEVICES", "every other GPU of the machine from AMD's drivers"},
+      {"ZE_AFFINITY_MASK", "every other device of the machine from Intel's drivers"},
+      {"GPU_DEVICE_ORDINAL", "every other GPU of the machine from AMD's OpenCL driver"},
+  };
+  const auto slurm_gpus = polydev::detail::environment_variable("SLURM_STEP_GPUS");
+  const auto slurm_job = polydev::detail::environment_variable("SLURM_JOB_ID");
+  std::string notes;
+  for (const Binding& binding : kBindings) {
+    const auto value = polydev::detail::environment_variable(binding.variable);
+    if (!value) continue;
+    notes += std::string("bound: ") + binding.variable + "=" + detail::quote(*value) + " hides " +
+             binding.hides + ": those are in no inventory here, and no selector can choose them";
+    if (slurm_job) {
+      notes +=
+          " (this is Slurm job " + detail::quote(*slurm_job) +
+          (slurm_gpus ? ", whose task holds the GPUs SLURM_STEP_GPUS=" + detail::quote(*slurm_gpus)
+                      : std::string()) +
+          ")";
+    }
+    notes += '\n';
+  }
+  return notes;
+}
 
 }  // namespace
 
@@ -55,7 +92,7 @@ int devices_command(const Arguments& arguments) {
   const Overview& overview = process_selection().overview;
   if (explain) {
     // The explanation is what a person needs when a selector is wrong: print it anyway.
-    std::cout << detail::printable_text(format_explanation(overview));
+    std::cout << detail::printable_text(format_explanation(overview) + binding_notes());
     return selection_ok ? 0 : 2;
   }
   if (!selection_ok) return 2;
