@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a C++ or CUDA file differs from what the project's .clang-format makes of it, or when
-# a shell script of ci/ or tests/ does not pass shellcheck. A missing tool is a failure, not a
+# a shell script of ci/, tests/ or fixtures/scripts/ does not pass shellcheck. A missing tool is a failure, not a
 # pass: ci/deps.sh installs both (Debian: clang-format, shellcheck).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +26,7 @@ mapfile -t files < <(git ls-files '*.hpp' '*.cpp' '*.cu' '*.cuh' '*.h' | existin
 echo "ci/check-format.sh: ${#files[@]} files formatted"
 
 # Tracked scripts and new ones not yet added, so that a script is checked before its commit.
-mapfile -t scripts < <(git ls-files --cached --others --exclude-standard -- 'ci/*.sh' 'tests/*.sh' |
+mapfile -t scripts < <(git ls-files --cached --others --exclude-standard -- 'ci/*.sh' 'tests/*.sh' 'fixtures/scripts/*' |
   sort -u | existing)
 # -x: follows `source` to the files named by `# shellcheck source=` directives.
 ((${#scripts[@]} == 0)) || shellcheck -x "${scripts[@]}"

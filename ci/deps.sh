@@ -4,14 +4,15 @@
 # the checking tools (clang-format, shellcheck, clang for the fuzzers and ci/toolchains.sh,
 # python3-venv for the latter's CMake 4) are not required there, and the stages that use them
 # (ci/check-format.sh, ci/fuzz.sh, ci/toolchains.sh) fail on their own when they are missing.
-# python3-pyopencl and python3-pytest are the peers of the benchmark scripts (ci/benchmarks.sh).
+# python3-pyopencl and python3-pytest are the peers of the benchmark scripts (ci/benchmarks.sh);
+# slurmctld, slurmd, slurm-client and munge the one-node cluster of ci/slurm.sh.
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3 python3-venv clang-format shellcheck clang libclang-rt-14-dev
   googletest libgtest-dev libbenchmark-dev libyaml-cpp-dev libtinyxml2-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
-  python3-pyopencl python3-pytest
+  python3-pyopencl python3-pytest slurmctld slurmd slurm-client munge
 )
 
 missing=()

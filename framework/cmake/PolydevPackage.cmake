@@ -92,6 +92,10 @@ _polydev_install_component(pools TARGETS polydev_pools)
 _polydev_install_component(gtest TARGETS polydev_gtest polydev_gtest_main)
 if(POLYDEV_PACKAGE_HAS_TOOL)
   _polydev_install_component(tool TARGETS polydev_tool)
+  # The Slurm recipe's scripts (docs/clusters.md), next to the tool they call.
+  install(PROGRAMS "${PROJECT_SOURCE_DIR}/fixtures/scripts/polydev-slurm-step"
+                   "${PROJECT_SOURCE_DIR}/fixtures/scripts/polydev-suite.sbatch"
+          DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT polydev_runtime)
 endif()
 
 configure_package_config_file(
