@@ -63,11 +63,19 @@ code, .mono { font-family: "DejaVu Sans Mono", ui-monospace, monospace; font-siz
 .summary { display: flex; flex-wrap: wrap; gap: 8px; margin: 10px 0 4px; }
 .badge { padding: 4px 12px; border-radius: 14px; font-weight: 600; }
 .badge.zero { opacity: 0.4; }
+.summary a { text-decoration: none; }
+details.files { margin: 0 0 14px; }
+details.files summary { font-size: 14px; }
+details.files p { margin: 4px 0 0 16px; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
 thead th { background: #f6f8fa; vertical-align: bottom; position: sticky; top: 0; }
 .matrix thead th.dev { max-width: 13em; min-width: 8em; }
 .matrix th .num { color: #57606a; font-weight: 400; }
+.matrix th .twin { color: #57606a; }
+.matrix.hosts thead { position: sticky; top: 0; z-index: 1; }
+.matrix.hosts thead th { position: static; }
+.matrix th.machine { text-align: center; background: #eaeef2; }
 .matrix th .key { display: block; font: 400 11px "DejaVu Sans Mono", monospace; color: #57606a;
                   overflow-wrap: anywhere; }
 .matrix td.test { font-family: "DejaVu Sans Mono", monospace; font-size: 12.5px; }
@@ -132,9 +140,14 @@ std::string first_line(const std::string& message) {
   return line;
 }
 
-void badge(std::ostringstream& out, const char* css, std::size_t count, const char* what) {
+// A badge of the summary; one that counts something links to the section that lists it, so that
+// the first failure is a click away however long the matrix is.
+void badge(std::ostringstream& out, const char* css, std::size_t count, const char* what,
+           const char* section) {
+  if (count != 0) out << "<a href=\"#" << section << "\">";
   out << "<span class=\"badge " << css << (count == 0 ? " zero" : "") << "\">" << count << ' '
       << what << "</span>";
+  if (count != 0) out << "</a>";
 }
 
 // What the page's parts share: the matrix, the links, and the messages grouped, each with an
@@ -154,27 +167,60 @@ class Page {
                             ? "no device"
                             : "[" + std::to_string(number) + "]");
     }
+    // Names shared by devices of one machine (the machine's header tells machines apart).
+    std::map<std::pair<std::string, std::string>, std::size_t> named;
+    for (const Column& column : matrix.columns) {
+      if (column.kind == ColumnKind::device && !column.name.empty()) {
+        ++named[{column.host, column.name}];
+      }
+    }
+    std::map<std::pair<std::string, std::string>, std::size_t> seen;
+    for (const Column& column : matrix.columns) {
+      const bool shared = column.kind == ColumnKind::device && !column.name.empty() &&
+                          named[{column.host, column.name}] > 1;
+      namesakes_.push_back(shared ? "#" + std::to_string(++seen[{column.host, column.name}]) : "");
+    }
     for (std::size_t g = 0; g < failures_.size() + reasons_.size(); ++g) {
       const MessageGroup& group = this->group(g);
       for (const Occurrence& occurrence : group.occurrences) anchor_[occurrence.result] = g;
     }
   }
 
+  // Results of several machines have a row of machines above their devices (a machine's devices
+  // are next to each other: columns are ordered by machine).
   void header(std::ostringstream& out) const {
-    out << "<thead><tr><th>test</th>";
-    std::size_t number = 0;
-    for (const Column& column : matrix_.columns) {
-      if (column.kind == ColumnKind::host) {
-        out << "<th title=\"tests without a device\">host</th>";
-      } else if (column.kind == ColumnKind::no_device) {
-        out << "<th title=\"the suite had no device (no_opencl_device, no_cuda_device) or a "
+    const std::vector<Column>& columns = matrix_.columns;
+    const char* span = matrix_.by_host ? " rowspan=\"2\"" : "";
+    out << "<thead><tr><th" << span << ">test</th>";
+    for (std::size_t i = 0; i < columns.size();) {
+      if (columns[i].kind == ColumnKind::host) {
+        out << "<th" << span << " title=\"tests without a device\">host</th>";
+      } else if (columns[i].kind == ColumnKind::no_device) {
+        out << "<th" << span
+            << " title=\"the suite had no device (no_opencl_device, no_cuda_device) or a "
                "selector error\">no device</th>";
+      } else if (matrix_.by_host) {
+        std::size_t end = i;
+        while (end < columns.size() && columns[end].kind == ColumnKind::device &&
+               columns[end].host == columns[i].host) {
+          ++end;
+        }
+        out << "<th class=\"machine\" colspan=\"" << end - i << "\""
+            << (columns[i].host == kUnknownHost
+                    ? " title=\"results that record no machine (polydev_host)\""
+                    : "")
+            << ">" << escape(columns[i].host) << "</th>";
+        i = end;
+        continue;
       } else {
-        // A device known only from CTest's file has no name: its key says what it is.
-        out << "<th class=\"dev\" title=\""
-            << escape(column.platform + (column.driver.empty() ? "" : ", " + column.driver))
-            << "\"><span class=\"num\">[" << ++number << "]</span> " << escape(column.name)
-            << "<span class=\"key\">" << breakable_key(column.id) << "</span></th>";
+        device_header(out, i);
+      }
+      ++i;
+    }
+    if (matrix_.by_host) {
+      out << "</tr>\n<tr>";
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        if (columns[i].kind == ColumnKind::device) device_header(out, i);
       }
     }
     out << "</tr></thead>\n";
@@ -222,7 +268,7 @@ class Page {
   // message, where it was recorded, and every test and device under <details>.
   void failures(std::ostringstream& out) const {
     if (failures_.empty()) return;
-    out << "<h2>Failures and unexpected passes</h2>\n";
+    out << "<section id=\"failures\"><h2>Failures and unexpected passes</h2>\n";
     for (std::size_t g = 0; g < failures_.size(); ++g) {
       const MessageGroup& group = failures_[g];
       const Occurrence& first = group.occurrences.front();
@@ -243,13 +289,15 @@ class Page {
       if (count > 1) occurrences(out, group);
       out << "</div>\n";
     }
+    out << "</section>\n";
   }
 
   // Every reason of a skip or an expected failure once, with its count: a capability a device
   // lacks, a polydev.yaml entry, a backend without a device.
   void reasons(std::ostringstream& out) const {
     if (reasons_.empty()) return;
-    out << "<h2>Reasons for skips and expected failures</h2>\n<table class=\"reasons\"><thead>"
+    out << "<section id=\"reasons\"><h2>Reasons for skips and expected failures</h2>\n"
+           "<table class=\"reasons\"><thead>"
            "<tr><th></th><th>results</th><th>reason</th></tr></thead><tbody>\n";
     for (std::size_t g = 0; g < reasons_.size(); ++g) {
       const MessageGroup& group = reasons_[g];
@@ -261,7 +309,7 @@ class Page {
       occurrences(out, group);
       out << "</td></tr>\n";
     }
-    out << "</tbody></table>\n";
+    out << "</tbody></table></section>\n";
   }
 
   // The flagged tests, each with links to its messages (shown in full once, above).
@@ -293,19 +341,37 @@ class Page {
   }
 
   void devices(std::ostringstream& out) const {
-    out << "<h2>Devices</h2>\n<table><thead><tr><th></th><th>key</th><th>name</th>"
-           "<th>platform</th><th>driver</th></tr></thead><tbody>\n";
+    out << "<h2>Devices</h2>\n<table><thead><tr><th></th>"
+        << (matrix_.by_host ? "<th>machine</th>" : "")
+        << "<th>key</th><th>name</th><th>platform</th><th>driver</th></tr></thead><tbody>\n";
     for (std::size_t i = 0; i < matrix_.columns.size(); ++i) {
       const Column& column = matrix_.columns[i];
       if (column.kind != ColumnKind::device) continue;
-      out << "<tr><td>" << labels_[i] << "</td><td class=\"mono\">" << escape(column.id)
-          << "</td><td>" << escape(column.name) << "</td><td>" << escape(column.platform)
-          << "</td><td>" << escape(column.driver) << "</td></tr>\n";
+      out << "<tr><td>" << labels_[i] << "</td>";
+      if (matrix_.by_host) out << "<td class=\"mono\">" << escape(column.host) << "</td>";
+      out << "<td class=\"mono\">" << escape(column.key) << "</td><td>" << escape(column.name)
+          << "</td><td>" << escape(column.platform) << "</td><td>" << escape(column.driver)
+          << "</td></tr>\n";
     }
     out << "</tbody></table>\n";
   }
 
  private:
+  // A device's header: its number, name and key; a device known only from CTest's file has no
+  // name, its key says what it is. Devices of one name (identical boards) are numbered among
+  // themselves, "#1", "#2": their keys may differ in the last characters only.
+  void device_header(std::ostringstream& out, std::size_t i) const {
+    const Column& column = matrix_.columns[i];
+    out << "<th class=\"dev\" title=\""
+        << escape(column.platform + (column.driver.empty() ? "" : ", " + column.driver))
+        << "\"><span class=\"num\">" << labels_[i] << "</span> " << escape(column.name);
+    if (!namesakes_[i].empty()) {
+      out << " <span class=\"twin\" title=\"one of several devices of this name\">" << namesakes_[i]
+          << "</span>";
+    }
+    out << "<span class=\"key\">" << breakable_key(column.key) << "</span></th>";
+  }
+
   const MessageGroup& group(std::size_t g) const {
     return g < failures_.size() ? failures_[g] : reasons_[g - failures_.size()];
   }
@@ -352,7 +418,7 @@ class Page {
       const CaseResult& result = *occurrence.result;
       out << "<tr><td class=\"mono\">" << escape(matrix_.rows[occurrence.row].test)
           << "</td><td class=\"mono\">" << escape(column_name(occurrence.column)) << "</td><td>";
-      const std::vector<std::string> at = message_locations(result.message);
+      const std::vector<std::string> at = result_locations(result);
       for (std::size_t i = 0; i < at.size(); ++i) out << (i ? ", " : "") << location(at[i]);
       out << "</td><td class=\"sub\">" << escape(result.file) << ':' << result.line
           << "</td></tr>\n";
@@ -365,6 +431,7 @@ class Page {
   std::vector<MessageGroup> failures_;
   std::vector<MessageGroup> reasons_;
   std::vector<std::string> labels_;                  // by column: "[1]", "host", "no device"
+  std::vector<std::string> namesakes_;               // by column: "#2" of a shared name, or ""
   std::map<const CaseResult*, std::size_t> anchor_;  // a result's message: "m<index>"
 };
 
@@ -377,31 +444,32 @@ std::string format_html(const Matrix& matrix, const std::vector<std::string>& fi
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>polydev report</title>\n<style>"
-      << kStyle << "</style>\n</head>\n<body>\n<h1>polydev report</h1>\n<p class=\"sub\">"
-      << matrix.result_count << " results from " << files.size()
-      << (files.size() == 1 ? " file" : " files");
+      << kStyle << "</style>\n</head>\n<body>\n<h1>polydev report</h1>\n";
+  // The files read are folded: a CI run reads hundreds, and the summary belongs at the top.
+  out << "<details class=\"files\"><summary>" << matrix.result_count << " results from "
+      << files.size() << (files.size() == 1 ? " file" : " files");
   // Reports usually share a folder: name it once.
   std::string folder = files.empty() ? "" : files.front().substr(0, files.front().rfind('/') + 1);
   for (const std::string& file : files) {
     if (file.compare(0, folder.size(), folder) != 0) folder.clear();
   }
   if (!folder.empty()) out << " in <code>" << escape(folder) << "</code>";
-  out << ": ";
+  out << "</summary><p class=\"sub\">";
   for (std::size_t i = 0; i < files.size(); ++i) {
     out << (i ? ", " : "") << "<code>" << escape(files[i].substr(folder.size())) << "</code>";
   }
-  out << "</p>\n<div class=\"summary\">";
-  badge(out, "pass", matrix.count(Outcome::pass), "pass");
-  badge(out, "fail", matrix.count(Outcome::fail), "fail");
-  badge(out, "skip", matrix.count(Outcome::skip), "skip");
-  badge(out, "xfail", matrix.count(Outcome::xfail), "xfail");
-  badge(out, "xpass", matrix.count(Outcome::xpass), "xpass");
+  out << "</p></details>\n<div class=\"summary\">";
+  badge(out, "pass", matrix.count(Outcome::pass), "pass", "matrix");
+  badge(out, "fail", matrix.count(Outcome::fail), "fail", "failures");
+  badge(out, "skip", matrix.count(Outcome::skip), "skip", "reasons");
+  badge(out, "xfail", matrix.count(Outcome::xfail), "xfail", "reasons");
+  badge(out, "xpass", matrix.count(Outcome::xpass), "xpass", "failures");
   out << "</div>\n<p class=\"sub\">" << matrix.rows.size() << " tests &#215; "
       << matrix.columns.size() << " columns; <b>" << matrix.skipped_everywhere()
       << "</b> skipped on every device, <b>" << matrix.ran_on_no_device()
       << "</b> ran on no device</p>\n";
   if (!matrix.rows.empty()) {
-    out << "<table class=\"matrix\">\n";
+    out << "<table class=\"matrix" << (matrix.by_host ? " hosts" : "") << "\" id=\"matrix\">\n";
     page.header(out);
     page.rows(out);
     out << "</table>\n<p class=\"legend sub\"><span class=\"pass\">pass</span>"

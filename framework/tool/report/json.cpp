@@ -31,7 +31,12 @@ std::string format_json(const Matrix& matrix, const std::vector<std::string>& fi
   for (const Column& column : matrix.columns) {
     json.begin_object().key("id").value(column.id).key("kind").value(kind_name(column.kind));
     json.key("name").value(column.name).key("platform").value(column.platform);
-    json.key("driver").value(column.driver).end_object();
+    json.key("driver").value(column.driver);
+    // Only for results of several machines: the JSON of one machine is what it always was.
+    if (matrix.by_host && column.kind == ColumnKind::device) {
+      json.key("host").value(column.host).key("key").value(column.key);
+    }
+    json.end_object();
   }
   json.end_array().key("tests").begin_array();
   for (const Row& row : matrix.rows) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -177,6 +178,34 @@ bool overlaps(const Cell& cell) {
   return false;
 }
 
+// The machines that results name (polydev_host), and the machine of each result.
+struct Machines {
+  bool several = false;
+  std::unordered_map<std::string, std::string> by_file;  // "" where a file names several
+
+  // Its polydev_host; else the one machine of its file; else kUnknownHost.
+  std::string of(const CaseResult& result) const {
+    std::string host = property(result, "polydev_host");
+    if (!host.empty()) return host;
+    const auto file = by_file.find(result.file);
+    return file == by_file.end() || file->second.empty() ? kUnknownHost : file->second;
+  }
+};
+
+Machines machines_of(const std::vector<CaseResult>& results) {
+  Machines machines;
+  std::string first;
+  for (const CaseResult& result : results) {
+    const std::string host = property(result, "polydev_host");
+    if (host.empty()) continue;
+    if (first.empty()) first = host;
+    machines.several = machines.several || host != first;
+    const auto [file, added] = machines.by_file.emplace(result.file, host);
+    if (!added && file->second != host) file->second.clear();
+  }
+  return machines;
+}
+
 }  // namespace
 
 std::size_t Matrix::count(Outcome outcome) const {
@@ -205,19 +234,26 @@ Matrix build_matrix(const std::vector<CaseResult>& all_results) {
     if (!key.empty() && instance_of(result.name) == key) known_keys.insert(key);
   }
 
-  // Columns by id, described by the first result that names the device.
-  std::map<std::string, Column> devices;
+  const Machines machines = machines_of(results);
+
+  // Columns by (machine, key), described by the first result that names the device.
+  std::map<std::tuple<bool, std::string, std::string>, Column> devices;
   bool has_host = false;
   bool has_no_device = false;
   std::vector<std::pair<std::string, std::map<std::string, Cell>>> rows;
   std::unordered_map<std::string, std::size_t> row_index;
   for (const CaseResult& result : results) {
-    const Placement placement = place(result, known_keys);
+    Placement placement = place(result, known_keys);
     if (placement.kind == ColumnKind::host) has_host = true;
     if (placement.kind == ColumnKind::no_device) has_no_device = true;
     if (placement.kind == ColumnKind::device) {
-      Column& column = devices[placement.column];
+      const std::string host = machines.several ? machines.of(result) : "";
+      // The unknown machine last.
+      Column& column = devices[{host == kUnknownHost, host, placement.column}];
       column.kind = ColumnKind::device;
+      column.host = host;
+      column.key = placement.column;
+      if (!host.empty()) placement.column = host + "/" + placement.column;
       column.id = placement.column;
       if (column.name.empty()) column.name = property(result, "polydev_device_name");
       if (column.platform.empty()) column.platform = property(result, "polydev_platform");
@@ -238,9 +274,12 @@ Matrix build_matrix(const std::vector<CaseResult>& all_results) {
 
   Matrix matrix;
   matrix.result_count = all_results.size();
-  if (has_host) matrix.columns.push_back({ColumnKind::host, kHost, "", "", ""});
+  matrix.by_host = machines.several;
+  if (has_host) matrix.columns.push_back({ColumnKind::host, kHost, "", "", "", "", ""});
   for (auto& [key, column] : devices) matrix.columns.push_back(std::move(column));
-  if (has_no_device) matrix.columns.push_back({ColumnKind::no_device, kNoDevice, "", "", ""});
+  if (has_no_device) {
+    matrix.columns.push_back({ColumnKind::no_device, kNoDevice, "", "", "", "", ""});
+  }
   std::map<std::string, std::size_t> column_index;
   for (std::size_t i = 0; i < matrix.columns.size(); ++i) column_index[matrix.columns[i].id] = i;
 

@@ -20,12 +20,21 @@ enum class ColumnKind {
   no_device,  ///< placeholder instances: the suite had no device (skip) or a selector error (fail)
 };
 
+/// The machine of a device column whose results record none (CTest's file, a report of a polydev
+/// before `polydev_host`) in a matrix of several machines.
+inline constexpr const char* kUnknownHost = "?";
+
 struct Column {
   ColumnKind kind = ColumnKind::device;
-  std::string id;        ///< the device key; "host"; "no_device"
+  /// The device key; "host"; "no_device". "<machine>/<key>" when the matrix is `by_host`.
+  std::string id;
   std::string name;      ///< polydev_device_name of the device's results
   std::string platform;  ///< polydev_platform
   std::string driver;    ///< polydev_driver, or "compute capability X.Y" for CUDA devices
+  /// The device's machine (`polydev_host`, or kUnknownHost) when the matrix is `by_host`; else
+  /// empty.
+  std::string host;
+  std::string key;  ///< the device key, for a device column; else empty
 };
 
 /// Every result of one test on one column. Usually one; several when reports overlap (the same
@@ -47,8 +56,12 @@ struct Row {
 };
 
 struct Matrix {
-  /// "host" first (when present), then devices ordered by key, then "no device" (when present).
+  /// "host" first (when present), then devices ordered by key (by machine, then key, when
+  /// `by_host`), then "no device" (when present).
   std::vector<Column> columns;
+  /// The results name more than one machine (`polydev_host`): a device key is unique on one
+  /// machine only, so a device column is a machine and a key.
+  bool by_host = false;
   std::vector<Row> rows;  ///< in the order first seen
   std::size_t result_count = 0;
   /// Overlapping results, one line per device cell that has several: "TEST on DEVICE: N results
@@ -63,6 +76,12 @@ struct Matrix {
 };
 
 /// Arranges results, e.g. the concatenated results of several shards' reports, into a matrix.
+///
+/// Results of several machines: when the results name more than one `polydev_host`, a device
+/// column is a machine and a key, so that two machines of one kind (whose devices have the same
+/// keys) keep their cells apart. A result without the property takes the one machine that the
+/// other results of its file name (an instance that failed before its fixture recorded anything),
+/// else kUnknownHost. Host tests and placeholders stay in one column each: every machine runs them.
 ///
 /// A test case is a device instance when it has the property `polydev_device_key` and its name
 /// ends in "/<that key>", or when its name ends in "/<key>" for a key that another test case

@@ -41,12 +41,28 @@ std::string readable_message(const std::string& message) {
   return text;
 }
 
+std::string unexpected_pass(const std::string& source) {
+  if (source.empty()) return kUnexpectedPass;
+  return "passed, but the xfail expectation at " + source +
+         " says it fails: if it is fixed, remove the expectation";
+}
+
 std::vector<std::string> message_locations(const std::string& message) {
   std::vector<std::string> found;
   std::unordered_set<std::string> seen;  // a message may have a hundred thousand locations
   std::istringstream lines(message);
   for (std::string line; std::getline(lines, line);) {
     if (is_location(line) && seen.insert(line).second) found.push_back(line);
+  }
+  return found;
+}
+
+std::vector<std::string> result_locations(const CaseResult& result) {
+  std::vector<std::string> found = message_locations(result.message);
+  const auto source = result.properties.find("polydev_expectation_source");
+  if (source != result.properties.end() && !source->second.empty() &&
+      std::find(found.begin(), found.end(), source->second) == found.end()) {
+    found.push_back(source->second);
   }
   return found;
 }

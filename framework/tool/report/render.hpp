@@ -41,13 +41,15 @@ std::string format_text(const Matrix& matrix, const std::vector<std::string>& fi
 ///  "summary": {"results", "pass", "fail", "skip", "xfail", "xpass", "skipped_on_every_device",
 ///              "ran_on_no_device"},
 ///  "warnings": [...]}
+/// A device column of a matrix `by_host` also has "host" and "key"; its "id" is "HOST/KEY".
 std::string format_json(const Matrix& matrix, const std::vector<std::string>& files);
 
-/// A page with the summary, the column legend, the matrix (colored cells whose tooltips hold the
-/// messages and that link to their message below, flagged rows highlighted), the failures and the
-/// reasons of skips and expected failures, each message once with its count, where it was
-/// recorded (linked as `links` says) and the tests and devices that have it. Every text from the
-/// reports is escaped.
+/// A page with the files read (folded), the summary (its badges link to the sections that list
+/// what they count), the matrix (devices of one name numbered among themselves, those of several
+/// machines under a row of machines; colored cells whose tooltips hold the messages and that link
+/// to their message below, flagged rows highlighted), the failures and the reasons of skips and
+/// expected failures, each message once with its count, where it was recorded (linked as `links`
+/// says) and the tests and devices that have it. Every text from the reports is escaped.
 std::string format_html(const Matrix& matrix, const std::vector<std::string>& files,
                         const SourceLinks& links = {});
 
@@ -59,6 +61,11 @@ std::string source_link(const std::string& location, const SourceLinks& links);
 inline constexpr const char* kUnexpectedPass =
     "passed, but an xfail expectation says it fails: if it is fixed, remove the expectation";
 
+/// What an unexpected pass without a message of its own says when it records where its
+/// expectation is (`source`, "FILE:LINE" from `polydev_expectation_source`); kUnexpectedPass when
+/// `source` is empty.
+std::string unexpected_pass(const std::string& source);
+
 /// `message` without the "FILE:LINE" line that GoogleTest puts first, and without the "Failed"
 /// line of FAIL() and GTEST_FAIL(): what a person wants to read in a cell.
 std::string readable_message(const std::string& message);
@@ -66,6 +73,10 @@ std::string readable_message(const std::string& message);
 /// The "FILE:LINE" (and "unknown file") lines of `message` that `readable_message` leaves out, in
 /// order, each once.
 std::vector<std::string> message_locations(const std::string& message);
+
+/// The places of a result: the `message_locations` of its message, then the place of its
+/// expectation (`polydev_expectation_source`, "FILE:LINE") when it records one that they lack.
+std::vector<std::string> result_locations(const CaseResult& result);
 
 /// Where a message was found: a result of the matrix.
 struct Occurrence {
@@ -78,13 +89,21 @@ struct Occurrence {
 /// reason of a polydev.yaml entry, a capability that a device lacks.
 struct MessageGroup {
   Outcome outcome = Outcome::fail;
-  std::string message;                  ///< readable_message (kUnexpectedPass for a bare XPASS)
-  std::vector<std::string> locations;   ///< message_locations of its results, each once
+  /// readable_message (unexpected_pass for a bare XPASS); where the results' messages differ
+  /// by their devices' keys or names, with those as kDeviceKey and kDeviceName.
+  std::string message;
+  std::vector<std::string> locations;   ///< result_locations of its results, each once
   std::vector<Occurrence> occurrences;  ///< in the matrix's order: rows, columns, results
 };
 
+/// What a group's message shows in place of each device's key and name.
+inline constexpr const char* kDeviceKey = "<device key>";
+inline constexpr const char* kDeviceName = "<device name>";
+
 /// The results of the matrix whose outcome is one of `outcomes`, grouped by outcome and readable
-/// message, in the order of each group's first result.
+/// message, in the order of each group's first result. Messages that differ only by the key or
+/// name of their device (as whole words: "opencl_a_0 has no fp64", "opencl_b_0 has no fp64") are
+/// one group: one reason is not listed once per device.
 std::vector<MessageGroup> group_messages(const Matrix& matrix,
                                          const std::vector<Outcome>& outcomes);
 

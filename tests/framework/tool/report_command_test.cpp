@@ -454,6 +454,21 @@ TEST(ReportCommand, OverlappingReportsWarnAndShowTheWorst) {
   EXPECT_THAT(result.output, HasSubstr("FAIL+"));
 }
 
+// Two machines of one kind give their devices the same keys: with the machine recorded, their
+// results are two cells, not an overlap.
+TEST(ReportCommand, ReportsOfTwoMachinesKeepTheirDevicesApart) {
+  const std::string a = write(
+      "a.xml",
+      one_test("<failure message=\"bad\"/>", "<property name=\"polydev_host\" value=\"ci-a\"/>"));
+  const std::string b =
+      write("b.xml", one_test("", "<property name=\"polydev_host\" value=\"ci-b\"/>"));
+  const ProcessResult result = report({a, b});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.output, Not(HasSubstr("warning")));
+  EXPECT_THAT(result.output, HasSubstr("  [1]   ci-a/opencl_x_0  X\n  [2]   ci-b/opencl_x_0  X\n"));
+  EXPECT_THAT(result.output, HasSubstr("OpenCL/S.T  FAIL    pass\n"));
+}
+
 // The device keys that a report's test cases recorded (read with a regex, not with the code
 // under test).
 std::set<std::string> recorded_keys(const std::string& xml) {

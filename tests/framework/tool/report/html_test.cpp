@@ -51,8 +51,7 @@ TEST(ReportHtml, SelfContainedPageWithColoredCellsAndFlaggedRows) {
   EXPECT_THAT(html, HasSubstr("<tr class=\"flagged\"><td class=\"test\"><span "
                               "class=\"name\">OpenCL/Fp64.Adds</span><span class=\"flag\">skipped "
                               "on every device</span>"));
-  EXPECT_THAT(html,
-              HasSubstr("7 results from 1 file in <code>results/</code>: <code>a.xml</code>"));
+  EXPECT_THAT(html, HasSubstr("7 results from 1 file in <code>results/</code></summary>"));
   EXPECT_THAT(html, HasSubstr("<span class=\"flag\">ran on no device</span>"));
   EXPECT_THAT(html, HasSubstr("<span class=\"badge fail\">1 fail</span>"));
   EXPECT_THAT(html, HasSubstr("y[3] is 7, expected 8"));
@@ -101,10 +100,93 @@ TEST(ReportHtml, ShowsBidiOverridesEscaped) {
 
 TEST(ReportHtml, NamesTheFilesFolderOnceWhenTheyShareOne) {
   const Matrix matrix = build_matrix({});
-  EXPECT_THAT(polydev::report::format_html(matrix, {"out/a.xml", "out/b.xml"}),
-              HasSubstr("2 files in <code>out/</code>: <code>a.xml</code>, <code>b.xml</code>"));
+  EXPECT_THAT(
+      polydev::report::format_html(matrix, {"out/a.xml", "out/b.xml"}),
+      HasSubstr("2 files in <code>out/</code></summary><p class=\"sub\"><code>a.xml</code>, "
+                "<code>b.xml</code></p>"));
   EXPECT_THAT(polydev::report::format_html(matrix, {"out/a.xml", "b.xml"}),
-              HasSubstr("2 files: <code>out/a.xml</code>, <code>b.xml</code>"));
+              HasSubstr("2 files</summary><p class=\"sub\"><code>out/a.xml</code>, "
+                        "<code>b.xml</code></p>"));
+}
+
+// A CI run reads hundreds of files: their list is folded, and the summary stays at the top.
+TEST(ReportHtml, TheFilesReadAreFolded) {
+  const std::string html = polydev::report::format_html(sample(), {"results/a.xml"});
+  EXPECT_THAT(html, HasSubstr("<h1>polydev report</h1>\n<details class=\"files\"><summary>7 "
+                              "results from 1 file in <code>results/</code></summary><p "
+                              "class=\"sub\"><code>a.xml</code></p></details>\n<div "
+                              "class=\"summary\">"));
+}
+
+// However long the matrix, a failure is a click away: the summary's badges link to the sections
+// that list what they count.
+TEST(ReportHtml, TheSummaryBadgesLinkToTheirSections) {
+  const std::string html = polydev::report::format_html(sample(), {"a.xml"});
+  EXPECT_THAT(html,
+              HasSubstr("<a href=\"#failures\"><span class=\"badge fail\">1 fail</span></a>"));
+  EXPECT_THAT(html,
+              HasSubstr("<a href=\"#failures\"><span class=\"badge xpass\">1 xpass</span></a>"));
+  EXPECT_THAT(html, HasSubstr("<a href=\"#reasons\"><span class=\"badge skip\">2 skip</span></a>"));
+  EXPECT_THAT(html, HasSubstr("<section id=\"failures\"><h2>Failures and unexpected passes</h2>"));
+  EXPECT_THAT(html, HasSubstr("<section id=\"reasons\"><h2>Reasons for skips"));
+  EXPECT_THAT(html, HasSubstr("<table class=\"matrix\" id=\"matrix\">"));
+  const std::string none = polydev::report::format_html(grouped_sample(), {"a.xml"});
+  EXPECT_THAT(none, HasSubstr("<div class=\"summary\"><span class=\"badge pass zero\">0 pass</span>"
+                              "<a href=\"#failures\">"))
+      << "nothing to link to";
+}
+
+// Identical boards have one name and keys that differ in their last characters: the header
+// numbers them among themselves.
+TEST(ReportHtml, DevicesOfOneNameAreToldApartInTheirHeaders) {
+  const std::string html = polydev::report::format_html(sample(), {"a.xml"});
+  const std::string twin = "<span class=\"twin\" title=\"one of several devices of this name\">";
+  EXPECT_THAT(html, HasSubstr("<span class=\"num\">[1]</span> pthread-skylake-avx512-AMD EPYC " +
+                              twin + "#1</span><span class=\"key\">"));
+  EXPECT_THAT(html, HasSubstr("<span class=\"num\">[2]</span> pthread-skylake-avx512-AMD EPYC " +
+                              twin + "#2</span><span class=\"key\">"));
+  const std::string one = polydev::report::format_html(
+      build_matrix(parse_report_xml(report(suite("OpenCL/S", device_case("T", kPthread0))), "a")),
+      {"a"});
+  EXPECT_THAT(one, Not(HasSubstr("class=\"twin\""))) << "a name of its own";
+}
+
+// Two machines of one kind: a row of machines above their devices, each device once per machine.
+TEST(ReportHtml, ColumnsOfSeveralMachinesAreGroupedUnderTheirMachine) {
+  const std::string html = polydev::report::format_html(
+      build_matrix(polydev::report::samples::two_machines()), {"a.xml", "b.xml"});
+  EXPECT_THAT(html, HasSubstr("<table class=\"matrix hosts\" id=\"matrix\">\n<thead><tr><th "
+                              "rowspan=\"2\">test</th><th class=\"machine\" colspan=\"1\">ci-a"
+                              "</th><th class=\"machine\" colspan=\"1\">ci-b</th></tr>\n<tr><th "
+                              "class=\"dev\""));
+  EXPECT_THAT(html,
+              HasSubstr("<span class=\"num\">[2]</span> pthread-skylake-avx512-AMD EPYC<span"))
+      << "one device of that name on each machine";
+  EXPECT_THAT(html, HasSubstr("<th>machine</th><th>key</th>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>[2]</td><td class=\"mono\">ci-b</td><td class=\"mono\">" +
+                              std::string(kPthread0) + "</td>"));
+  EXPECT_THAT(html, HasSubstr("<code>OpenCL/S.T</code> on <code>ci-a/" + std::string(kPthread0) +
+                              "</code>"));
+  EXPECT_THAT(html, Not(HasSubstr("Overlapping results")));
+}
+
+// A pass that a `strict: false` expectation allows has no message: the place of its expectation
+// is shown and linked instead.
+TEST(ReportHtml, AnAllowedUnexpectedPassLinksItsExpectation) {
+  const std::string props =
+      "<property name=\"polydev_expectation\" value=\"xfail\"/>"
+      "<property name=\"polydev_expectation_result\" value=\"passed\"/>"
+      "<property name=\"polydev_expectation_source\" value=\"/work/proj/polydev.yaml:7\"/>";
+  polydev::report::SourceLinks links;
+  links.page_folder = "/work/proj/build";
+  const std::string html = polydev::report::format_html(
+      build_matrix(parse_report_xml(
+          report(suite("OpenCL/S", device_case("T", kPthread0, "", "completed", props))), "a.xml")),
+      {"a.xml"}, links);
+  EXPECT_THAT(html, HasSubstr("<pre>passed, but the xfail expectation at /work/proj/polydev.yaml:7 "
+                              "says it fails: if it is fixed, remove the expectation</pre><div "
+                              "class=\"where\">at <a href=\"../polydev.yaml\"><code>"
+                              "/work/proj/polydev.yaml:7</code></a></div>"));
 }
 
 TEST(ReportHtml, ReasonsAreOnThePageGroupedWithCounts) {

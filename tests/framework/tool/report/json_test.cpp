@@ -44,6 +44,19 @@ TEST(ReportJson, DescribesColumnsCellsAndSummary) {
                       "\n");
 }
 
+TEST(ReportJson, ColumnsOfSeveralMachinesNameMachineAndKey) {
+  const std::string json = polydev::report::format_json(
+      build_matrix(polydev::report::samples::two_machines()), {"a.xml", "b.xml"});
+  EXPECT_THAT(json, HasSubstr(std::string(R"({"id": "ci-b/)") + kPthread0 +
+                              R"(", "kind": "device", "name": "pthread-skylake-avx512-AMD EPYC", )"
+                              R"("platform": "Portable Computing Language", "driver": )"
+                              R"("3.1+debian", "host": "ci-b", "key": ")" +
+                              kPthread0 + R"("})"));
+  EXPECT_THAT(
+      json, HasSubstr(std::string(R"({"column": "ci-a/)") + kPthread0 + R"(", "outcome": "fail")"));
+  EXPECT_THAT(json, HasSubstr(R"("warnings": [])"));
+}
+
 TEST(ReportJson, IsValidUtf8WhateverTheReportHolds) {
   const std::string json = polydev::report::format_json(
       build_matrix(parse_report_xml(hostile_report(), "a\xff.xml")), {"a\xff.xml"});

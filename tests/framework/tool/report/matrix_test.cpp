@@ -116,6 +116,51 @@ TEST(ReportMatrix, TheSameTestOnTheSameDeviceTwiceShowsTheWorstAndKeepsBoth) {
   EXPECT_EQ(matrix.count(Outcome::pass), 0u);
 }
 
+// Two machines of one kind give their devices the same keys: their cells stay apart, each under
+// its machine, instead of merging into one cell with an overlap warning.
+TEST(ReportMatrix, TheSameKeyOnTwoMachinesIsTwoColumns) {
+  const Matrix matrix = build_matrix(polydev::report::samples::two_machines());
+  EXPECT_TRUE(matrix.by_host);
+  const std::string a = "ci-a/" + std::string(kPthread0);
+  const std::string b = "ci-b/" + std::string(kPthread0);
+  EXPECT_THAT(column_ids(matrix), ElementsAre(a, b));
+  EXPECT_EQ(matrix.columns[0].host, "ci-a");
+  EXPECT_EQ(matrix.columns[0].key, kPthread0);
+  EXPECT_EQ(matrix.columns[1].name, "pthread-skylake-avx512-AMD EPYC");
+  EXPECT_EQ(shown(matrix, "OpenCL/S.T", a), "fail");
+  EXPECT_EQ(shown(matrix, "OpenCL/S.T", b), "pass");
+  EXPECT_EQ(shown(matrix, "OpenCL/S.U", b), "fail") << "no host recorded: the machine of its file";
+  EXPECT_TRUE(matrix.warnings.empty());
+}
+
+TEST(ReportMatrix, AResultThatNamesNoMachineIsOnAnUnknownOne) {
+  std::vector<CaseResult> results = polydev::report::samples::two_machines();
+  const auto ctest = parse_report_xml(
+      "<testsuite name=\"x\"><testcase name=\"my_tests/opencl_pocl_cpu_0\" status=\"run\"/>"
+      "</testsuite>",
+      "ctest.xml");
+  results.insert(results.end(), ctest.begin(), ctest.end());
+  const Matrix matrix = build_matrix(results);
+  EXPECT_THAT(column_ids(matrix),
+              ElementsAre("ci-a/" + std::string(kPthread0), "ci-b/" + std::string(kPthread0),
+                          "?/opencl_pocl_cpu_0"));
+  EXPECT_EQ(matrix.columns[2].host, polydev::report::kUnknownHost);
+}
+
+TEST(ReportMatrix, ResultsOfOneMachineKeepTheirColumnsByKey) {
+  std::vector<CaseResult> results = parse_report_xml(
+      report(suite("OpenCL/S", device_case("T", kPthread0, "", "completed",
+                                           polydev::report::samples::host_property("ci-a")))),
+      "a.xml");
+  const auto again = results;
+  results.insert(results.end(), again.begin(), again.end());
+  const Matrix matrix = build_matrix(results);
+  EXPECT_FALSE(matrix.by_host);
+  EXPECT_THAT(column_ids(matrix), ElementsAre(kPthread0));
+  EXPECT_EQ(matrix.columns[0].host, "");
+  EXPECT_EQ(matrix.warnings.size(), 1u) << "the same machine twice is still an overlap";
+}
+
 TEST(ReportMatrix, SeverityOrdersEveryOutcome) {
   using polydev::report::severity;
   EXPECT_GT(severity(Outcome::fail), severity(Outcome::xpass));
@@ -265,6 +310,46 @@ TEST(ReportGroups, OneGroupPerOutcomeAndMessageWithEveryResult) {
   ASSERT_EQ(failures.size(), 1u);
   EXPECT_EQ(failures[0].occurrences.size(), 5u);
   EXPECT_EQ(failures[0].message, "PYOPENCL_TEST entry 1 'x': no platform matches");
+}
+
+// A capability check that names the device ("opencl_a_0 (pthread-skylake-avx512-AMD EPYC) has
+// no cl_khr_fp64") is one reason of three devices, not three reasons.
+TEST(ReportGroups, MessagesThatDifferByTheirDeviceAreOneGroup) {
+  std::string cases;
+  for (const char* key : {"opencl_a_0", "opencl_b_0", "opencl_c_0"}) {
+    cases += device_case(
+        "Adds", key,
+        skipped(std::string(key) + " (pthread-skylake-avx512-AMD EPYC) has no cl_khr_fp64; "
+                                   "opencl_a_0x is another word"),
+        "skipped");
+  }
+  cases += device_case("Scans", "opencl_b_0", skipped("opencl_b_0 is slow"), "skipped");
+  const Matrix matrix = build_matrix(parse_report_xml(report(suite("OpenCL/Fp64", cases)), "a"));
+  const auto groups = polydev::report::group_messages(matrix, {Outcome::skip});
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].message,
+            "<device key> (<device name>) has no cl_khr_fp64; opencl_a_0x is another word");
+  EXPECT_EQ(groups[0].occurrences.size(), 3u);
+  EXPECT_EQ(groups[1].message, "opencl_b_0 is slow") << "one device: its own words";
+}
+
+TEST(ReportGroups, TheExpectationOfAnAllowedPassIsWhereItWasRecorded) {
+  const std::string props =
+      "<property name=\"polydev_expectation\" value=\"xfail\"/>"
+      "<property name=\"polydev_expectation_result\" value=\"passed\"/>"
+      "<property name=\"polydev_expectation_source\" "
+      "value=\"/work/proj/polydev.yaml:7\"/>";
+  const Matrix matrix = build_matrix(parse_report_xml(
+      report(suite("OpenCL/S", device_case("T", kPthread0, "", "completed", props) +
+                                   device_case("T", kPthread1, "", "completed", props))),
+      "a.xml"));
+  const auto groups = polydev::report::group_messages(matrix, {Outcome::xpass});
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].message,
+            "passed, but the xfail expectation at /work/proj/polydev.yaml:7 says it fails: if it "
+            "is fixed, remove the expectation");
+  EXPECT_EQ(groups[0].occurrences.size(), 2u);
+  EXPECT_THAT(groups[0].locations, ElementsAre("/work/proj/polydev.yaml:7"));
 }
 
 }  // namespace

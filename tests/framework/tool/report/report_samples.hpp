@@ -143,6 +143,27 @@ inline polydev::report::Matrix grouped_sample() {
       report(suite("OpenCL/Fp64", fp64) + suite("OpenCL/Known", known) + selector), "a.xml"));
 }
 
+// The property by which polydev's fixtures name the machine an instance ran on.
+inline std::string host_property(const std::string& host) {
+  return "<property name=\"polydev_host\" value=\"" + host + "\"/>";
+}
+
+// Two machines of one kind, "ci-a" (a.xml) and "ci-b" (b.xml): the same device key on both, a
+// failure on ci-a only, and an instance of ci-b that failed before its fixture recorded anything.
+inline std::vector<polydev::report::CaseResult> two_machines() {
+  std::vector<polydev::report::CaseResult> results = polydev::report::parse_report_xml(
+      report(suite("OpenCL/S", device_case("T", kPthread0, failure("bad on a"), "completed",
+                                           host_property("ci-a")))),
+      "a.xml");
+  const auto b = polydev::report::parse_report_xml(
+      report(suite("OpenCL/S", device_case("T", kPthread0, "", "completed", host_property("ci-b")) +
+                                   "<testcase name=\"U/" + std::string(kPthread0) +
+                                   "\" status=\"run\">" + failure("early") + "</testcase>")),
+      "b.xml");
+  results.insert(results.end(), b.begin(), b.end());
+  return results;
+}
+
 inline std::size_t occurrences(const std::string& text, const std::string& needle) {
   std::size_t count = 0;
   for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {

@@ -59,6 +59,45 @@ TEST(ReportText, MatrixWithLegendFlagsSummaryAndFailures) {
                               "  CUDA/VectorAdd.Adds: ran on no device\n"));
 }
 
+TEST(ReportText, ColumnsOfSeveralMachinesAreNamedByMachineAndKey) {
+  const std::string text = polydev::report::format_text(
+      build_matrix(polydev::report::samples::two_machines()), {"a.xml", "b.xml"});
+  EXPECT_THAT(text, HasSubstr("  [1]   ci-a/" + std::string(kPthread0) +
+                              "  pthread-skylake-avx512-AMD EPYC (Portable Computing Language, "
+                              "3.1+debian)\n"));
+  EXPECT_THAT(text, HasSubstr("  [2]   ci-b/" + std::string(kPthread0) + "  pthread"));
+  EXPECT_THAT(text, HasSubstr("OpenCL/S.T  FAIL    pass\n"));
+  EXPECT_THAT(text, HasSubstr("  FAIL OpenCL/S.T on [1] ci-a/" + std::string(kPthread0) +
+                              " (a.xml:4)\n      bad on a\n"));
+}
+
+TEST(ReportText, AReasonThatNamesItsDeviceIsListedOnce) {
+  std::string cases;
+  for (const char* key : {"opencl_a_0", "opencl_b_0"}) {
+    cases += device_case("Adds", key, "<skipped message=\"" + std::string(key) + " has no fp64\"/>",
+                         "skipped");
+  }
+  const std::string text = polydev::report::format_text(
+      build_matrix(parse_report_xml(report(suite("OpenCL/Fp64", cases)), "a.xml")), {"a.xml"});
+  EXPECT_THAT(text, HasSubstr("reasons for skips and expected failures:\n"
+                              "  2 skip\n      <device key> has no fp64\n"));
+}
+
+TEST(ReportText, AnAllowedUnexpectedPassNamesItsExpectation) {
+  const std::string props =
+      "<property name=\"polydev_expectation\" value=\"xfail\"/>"
+      "<property name=\"polydev_expectation_result\" value=\"passed\"/>"
+      "<property name=\"polydev_expectation_source\" "
+      "value=\"/work/proj/polydev.yaml:7\"/>";
+  const std::string text = polydev::report::format_text(
+      build_matrix(parse_report_xml(
+          report(suite("OpenCL/S", device_case("T", kPthread0, "", "completed", props))), "a.xml")),
+      {"a.xml"});
+  EXPECT_THAT(text, HasSubstr("  XPASS OpenCL/S.T on [1] " + std::string(kPthread0) +
+                              " (a.xml:4)\n      passed, but the xfail expectation at "
+                              "/work/proj/polydev.yaml:7 says it fails"));
+}
+
 TEST(ReportText, SeveralResultsInACellAreMarked) {
   std::vector<CaseResult> results =
       parse_report_xml(report(suite("OpenCL/S", device_case("T", kPthread0))), "a.xml");
