@@ -14,6 +14,7 @@ export POLYDEV_NO_APT=1
 cmake --version | head -n 1
 status=0
 bash ci/gpu-quick.sh polydev_cuda_tests polydev_opencl_tests polydev_run_checks_tests \
+  polydev_known_failure_tests polydev_devices_command_tests polydev_resource_spec_command_tests \
   polydev_ctest_entry_tests polydev_policy_tests || status=1
 # shellcheck source=ci/nvidia-opencl-env.sh
 source ci/nvidia-opencl-env.sh
