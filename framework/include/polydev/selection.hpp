@@ -25,7 +25,17 @@
 
 namespace polydev {
 
-/// One shard of a device-sharded run (`POLYDEV_SHARD_BY=device`, see polydev/testing/sharding.hpp).
+/// One shard of a device-sharded run, for spreading a device suite over several jobs (a CI matrix,
+/// the tasks of a Slurm job step).
+///
+/// GoogleTest's own sharding (`GTEST_TOTAL_SHARDS`, `GTEST_SHARD_INDEX`) splits the list of test
+/// instances, device instances included, so every shard touches every device. With
+/// `POLYDEV_SHARD_BY=device` each shard instead takes whole devices: the selected devices, OpenCL
+/// then CUDA in selection order, are dealt round-robin (device i goes to shard i mod total), each
+/// shard runs every test on its own devices, and GoogleTest's test sharding is switched off for
+/// that process (polydev's fixtures remove the two variables before GoogleTest reads them). A shard
+/// with no device reports its suites SKIPPED with the reason. `POLYDEV_SHARD_BY=test` (or unset)
+/// leaves sharding to GoogleTest.
 struct DeviceShard {
   int index = 0;  ///< GTEST_SHARD_INDEX, from 0
   int total = 1;  ///< GTEST_TOTAL_SHARDS
