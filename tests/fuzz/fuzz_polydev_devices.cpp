@@ -22,22 +22,21 @@
 
 namespace {
 
-using polydev::DeviceAttributes;
+using polydev::Device;
 using polydev_fuzz::require;
 
-std::vector<DeviceAttributes> candidates_of(const polydev::opencl::Inventory& opencl,
-                                            const polydev::cuda::Inventory& cuda) {
-  std::vector<DeviceAttributes> out;
+std::vector<Device> candidates_of(const polydev::opencl::Inventory& opencl,
+                                  const polydev::cuda::Inventory& cuda) {
+  std::vector<Device> out;
   for (const auto& platform : opencl.platforms) {
-    for (const auto& device : platform.devices)
-      out.push_back(polydev::attributes_of(platform, device));
+    for (const auto& device : platform.devices) out.push_back(polydev::device_of(platform, device));
   }
-  for (const auto& device : cuda.devices) out.push_back(polydev::attributes_of(device));
+  for (const auto& device : cuda.devices) out.push_back(polydev::device_of(device));
   return out;
 }
 
-const std::vector<DeviceAttributes>& candidates(polydev_fuzz::Input& input) {
-  static const std::vector<std::vector<DeviceAttributes>> machines{
+const std::vector<Device>& candidates(polydev_fuzz::Input& input) {
+  static const std::vector<std::vector<Device>> machines{
       candidates_of(polydev_test::mixed_opencl_inventory(), polydev_test::mixed_cuda_inventory()),
       candidates_of(polydev_test::synthetic_opencl_inventory(),
                     polydev_test::synthetic_cuda_inventory()),
@@ -61,7 +60,7 @@ bool found_at(const std::string& text, std::size_t position, const std::string& 
 }
 
 void check_selector(const polydev::DevicesSelector& selector, const std::string& text,
-                    const std::vector<DeviceAttributes>& devices) {
+                    const std::vector<Device>& devices) {
   require(selector.clauses.empty() == blank(text), "a blank text must give no clause, and only it");
   for (const auto& clause : selector.clauses) {
     require(
@@ -151,7 +150,7 @@ void check_suggestion(const std::string& message) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   polydev_fuzz::Input input(data, size);
-  const std::vector<DeviceAttributes>& devices = candidates(input);
+  const std::vector<Device>& devices = candidates(input);
   const std::string text = input.rest();
 
   std::string message;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "polydev/cuda/inventory.hpp"
+#include "polydev/device.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/inventory.hpp"
 
@@ -126,7 +127,7 @@ enum class ExpectationKind {
 struct Expectation {
   Glob test;    ///< "Suite.Test", or the full name "OpenCL/Suite.Test/<device key>"
   Glob device;  ///< device key or device name; `*` when not given
-  std::optional<VersionRange> driver;  ///< the device's driver version (see `DeviceIdentity`)
+  std::optional<VersionRange> driver;  ///< the device's driver version (`Device::driver_version`)
   std::optional<VersionRange> pocl;    ///< the PoCL release; set means "PoCL devices only"
   ExpectationKind kind = ExpectationKind::skip;
   std::string reason;
@@ -205,32 +206,16 @@ struct ProcessConfig {
 /// process (thread-safe). Never throws: an error is kept in `error`.
 const ProcessConfig& process_config();
 
-/// What expectations are matched against, for one device.
-struct DeviceIdentity {
-  std::string key;
-  std::string name;
-  std::string driver_version;               ///< OpenCL: `CL_DRIVER_VERSION`; CUDA: e.g. "13.0"
-  std::optional<std::string> pocl_version;  ///< "3.1+debian" on a PoCL platform, else nothing
-};
-
-/// The facts of an OpenCL device: its driver version, and the PoCL release from its platform's
-/// version string ("OpenCL 3.0 PoCL 3.1+debian ...").
-DeviceIdentity device_identity(const opencl::DeviceDescriptor& descriptor);
-
-/// The facts of a CUDA device; `cuda_driver_version` is `cudaDriverGetVersion`'s value (13000 is
-/// "13.0").
-DeviceIdentity device_identity(const cuda::DeviceInfo& device, int cuda_driver_version);
-
 /// Whether the device conditions of `expectation` hold for `device`: its `device` pattern matches
 /// the key or the name, its `driver` range holds the driver version, and its `pocl` range, when
 /// given, the PoCL release of a PoCL device. Its test pattern is not looked at.
-bool applies_to_device(const Expectation& expectation, const DeviceIdentity& device);
+bool applies_to_device(const Expectation& expectation, const Device& device);
 
 /// The first expectation (in file order) that matches a test on a device, or null. `suite` and
 /// `test` are GoogleTest's names of a parametrized test instance ("OpenCL/Saxpy" and
 /// "MatchesHost/<key>"): an expectation's test pattern matches "Saxpy.MatchesHost" or the full name
 /// "OpenCL/Saxpy.MatchesHost/<key>".
 const Expectation* find_expectation(const Config& config, std::string_view suite,
-                                    std::string_view test, const DeviceIdentity& device);
+                                    std::string_view test, const Device& device);
 
 }  // namespace polydev

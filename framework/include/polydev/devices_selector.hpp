@@ -35,46 +35,9 @@
 #include <string>
 #include <vector>
 
-#include "polydev/cuda/inventory.hpp"
-#include "polydev/opencl/inventory.hpp"
+#include "polydev/device.hpp"
 
 namespace polydev {
-
-/// A "MAJOR.MINOR" version as selectors compare it (OpenCL versions, compute capabilities).
-struct DeviceVersion {
-  int major = 0;
-  int minor = 0;
-  friend bool operator==(DeviceVersion a, DeviceVersion b) {
-    return a.major == b.major && a.minor == b.minor;
-  }
-  friend bool operator<(DeviceVersion a, DeviceVersion b) {
-    return a.major != b.major ? a.major < b.major : a.minor < b.minor;
-  }
-};
-
-/// A device as `POLYDEV_DEVICES` sees it: the facts its terms test, in one shape for both
-/// backends.
-struct DeviceAttributes {
-  std::string backend;  ///< "opencl" or "cuda"
-  std::string key;      ///< the stable device key (key.hpp)
-  std::string name;
-  std::string vendor;  ///< CUDA devices: "NVIDIA Corporation", as NVIDIA's OpenCL driver says
-  std::optional<std::string> platform;  ///< the OpenCL platform's name; CUDA devices have none
-  std::optional<std::string> platform_vendor;  ///< the OpenCL platform's vendor
-  std::string type;   ///< "gpu", "cpu", "accelerator", "custom"; CUDA: "gpu"
-  bool fp64 = false;  ///< double precision; every CUDA device has it
-  std::optional<DeviceVersion> opencl_version;      ///< from `CL_DEVICE_VERSION`; none for CUDA
-  std::optional<DeviceVersion> compute_capability;  ///< CUDA's; NVIDIA's OpenCL reports it too
-  std::vector<std::string> extensions;              ///< OpenCL extensions; none for CUDA
-  std::uint64_t memory_bytes = 0;                   ///< global memory
-};
-
-/// The attributes of an OpenCL device of `platform`.
-DeviceAttributes attributes_of(const opencl::PlatformInfo& platform,
-                               const opencl::DeviceInfo& device);
-
-/// The attributes of a CUDA device.
-DeviceAttributes attributes_of(const cuda::DeviceInfo& device);
 
 /// One term of a clause, parsed.
 struct SelectorTerm {
@@ -111,11 +74,11 @@ struct DevicesSelector {
 DevicesSelector parse_devices_selector(const std::string& text);
 
 /// Whether `term` holds for `device` (its negation applied).
-bool term_holds(const SelectorTerm& term, const DeviceAttributes& device);
+bool term_holds(const SelectorTerm& term, const Device& device);
 
 /// Why `term` does not hold for `device`: the term and the device's fact it tested, e.g.
 /// "'name~h200' does not hold (name 'NVIDIA A100')".
-std::string why_term_fails(const SelectorTerm& term, const DeviceAttributes& device);
+std::string why_term_fails(const SelectorTerm& term, const Device& device);
 
 /// What one clause decided about one device.
 struct ClauseVerdict {
@@ -131,23 +94,23 @@ struct DeviceVerdict {
 };
 
 /// The verdict of each clause on `device`, limits not counted.
-ClauseVerdict check_clause(const SelectorClause& clause, const DeviceAttributes& device);
+ClauseVerdict check_clause(const SelectorClause& clause, const Device& device);
 
 /// The verdict on each of `candidates`, which are in run order: a clause's `max=N` takes the first
 /// N devices whose terms hold. Without clauses every device is taken.
 std::vector<DeviceVerdict> evaluate(const DevicesSelector& selector,
-                                    const std::vector<DeviceAttributes>& candidates);
+                                    const std::vector<Device>& candidates);
 
 /// The verdict in words: "taken by clause 2 'type=cpu'", or "left out: clause 1
 /// 'backend=opencl,name~basic': 'name~basic' does not hold (name 'pthread-...')", one part per
 /// clause joined by "; ".
 std::string describe_verdict(const DevicesSelector& selector, const DeviceVerdict& verdict,
-                             const DeviceAttributes& device);
+                             const Device& device);
 
 /// The error for a selector that takes none of `candidates`, on one line: the selector and, per
 /// device, why each clause left it out.
 std::string nothing_taken_message(const DevicesSelector& selector,
-                                  const std::vector<DeviceAttributes>& candidates,
+                                  const std::vector<Device>& candidates,
                                   const std::vector<DeviceVerdict>& verdicts);
 
 /// Parses `text` and applies it to `candidates` (in run order): the indices of the devices it
@@ -155,6 +118,6 @@ std::string nothing_taken_message(const DevicesSelector& selector,
 /// @throws polydev::selection_error for a malformed text, or one with clauses that takes no
 /// device (`nothing_taken_message`).
 std::vector<std::size_t> select_devices(const std::string& text,
-                                        const std::vector<DeviceAttributes>& candidates);
+                                        const std::vector<Device>& candidates);
 
 }  // namespace polydev

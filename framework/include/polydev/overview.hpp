@@ -21,7 +21,7 @@ struct DevicesSelectorOutcome {
   std::optional<std::string> text;          ///< the variable, when set to more than blanks
   std::optional<DevicesSelector> selector;  ///< when the text parsed
   /// The devices the backend selectors chose, OpenCL then CUDA, each in its run order.
-  std::vector<DeviceAttributes> candidates;
+  std::vector<Device> candidates;
   std::vector<DeviceVerdict> verdicts;  ///< one per candidate, when the text parsed
   std::string error;  ///< malformed, or takes no device; then also the backends' errors
 };

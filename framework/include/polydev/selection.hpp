@@ -20,6 +20,7 @@
 #include "polydev/ctest_resources.hpp"
 #include "polydev/cuda/inventory.hpp"
 #include "polydev/cuda/selection.hpp"
+#include "polydev/device.hpp"
 #include "polydev/opencl/inventory.hpp"
 #include "polydev/overview.hpp"
 
@@ -92,7 +93,7 @@ enum class LeftOutBy {
 
 /// A device of an inventory that does not run in this process.
 struct LeftOutDevice {
-  std::string backend;  ///< "opencl" or "cuda"
+  Backend backend = Backend::opencl;
   std::string key;
   LeftOutBy by = LeftOutBy::selector;
   /// In the device table's words: "not named by PYOPENCL_TEST='0:1'", "POLYDEV_DEVICES clause 1
@@ -111,8 +112,8 @@ struct DeviceSelection {
   /// order in which device shards deal them).
   std::vector<std::string> selected_keys;
 
-  std::vector<opencl::DevicePosition> opencl_devices;  ///< run in this process, in order
-  std::vector<int> cuda_ordinals;                      ///< run in this process, in order
+  /// The devices that run in this process: OpenCL then CUDA, each backend in run order.
+  std::vector<Device> devices;
   std::string opencl_error;  ///< the OpenCL selection is invalid (or the process inputs are)
   std::string cuda_error;
   /// Why no OpenCL device runs in this process, when none does and there is no error.
@@ -125,6 +126,9 @@ struct DeviceSelection {
 
   /// The entry of `left_out` with `key`, or null (the device runs, or no device has that key).
   const LeftOutDevice* find_left_out(const std::string& key) const;
+
+  /// The devices of `devices` that `backend` drives, in order.
+  std::vector<Device> devices_of(Backend backend) const;
 };
 
 /// The selection for `inputs` on these inventories (pure).

@@ -3,31 +3,7 @@
 
 namespace polydev {
 
-DeviceIdentity device_identity(const opencl::DeviceDescriptor& descriptor) {
-  DeviceIdentity facts;
-  facts.key = descriptor.device.key;
-  facts.name = descriptor.device.name;
-  facts.driver_version = descriptor.device.driver_version;
-  // "OpenCL 3.0 PoCL 3.1+debian  Linux, ...": the release is the word after "PoCL".
-  const std::string& version = descriptor.platform.version;
-  const std::string marker = " PoCL ";
-  if (const auto at = version.find(marker); at != std::string::npos) {
-    const auto start = at + marker.size();
-    facts.pocl_version = version.substr(start, version.find(' ', start) - start);
-  }
-  return facts;
-}
-
-DeviceIdentity device_identity(const cuda::DeviceInfo& device, int cuda_driver_version) {
-  DeviceIdentity facts;
-  facts.key = device.key;
-  facts.name = device.name;
-  facts.driver_version = std::to_string(cuda_driver_version / 1000) + "." +
-                         std::to_string(cuda_driver_version % 1000 / 10);
-  return facts;
-}
-
-bool applies_to_device(const Expectation& expectation, const DeviceIdentity& device) {
+bool applies_to_device(const Expectation& expectation, const Device& device) {
   if (!expectation.device.matches(device.key) && !expectation.device.matches(device.name)) {
     return false;
   }
@@ -37,7 +13,7 @@ bool applies_to_device(const Expectation& expectation, const DeviceIdentity& dev
 }
 
 const Expectation* find_expectation(const Config& config, std::string_view suite,
-                                    std::string_view test, const DeviceIdentity& device) {
+                                    std::string_view test, const Device& device) {
   // "OpenCL/Saxpy" and "MatchesHost/<key>" give "Saxpy.MatchesHost".
   const std::string_view short_suite = suite.substr(suite.rfind('/') + 1);
   const std::string_view short_test = test.substr(0, test.find('/'));

@@ -44,7 +44,8 @@ std::optional<std::size_t> devices_selector_candidate(const DevicesSelectorOutco
                                                       const std::string& backend,
                                                       const std::string& key) {
   for (std::size_t i = 0; i < devices.candidates.size(); ++i) {
-    if (devices.candidates[i].backend == backend && devices.candidates[i].key == key) return i;
+    if (backend_name(devices.candidates[i].backend) == backend && devices.candidates[i].key == key)
+      return i;
   }
   return std::nullopt;
 }
@@ -57,14 +58,15 @@ void apply_devices_selector(Overview& overview, std::optional<std::string> text)
   if (overview.opencl_selection) {
     for (const opencl::DevicePosition& position : overview.opencl_selection->devices) {
       const opencl::PlatformInfo& platform = overview.opencl.platforms.at(position.platform);
-      devices.candidates.push_back(attributes_of(platform, platform.devices.at(position.device)));
+      devices.candidates.push_back(device_of(platform, platform.devices.at(position.device)));
     }
     opencl_chosen = devices.candidates.size();
   }
   if (overview.cuda_selection) {
     for (int ordinal : overview.cuda_selection->ordinals) {
       devices.candidates.push_back(
-          attributes_of(overview.cuda.devices.at(static_cast<std::size_t>(ordinal))));
+          device_of(overview.cuda.devices.at(static_cast<std::size_t>(ordinal)),
+                    overview.cuda.driver_version));
     }
   }
   const std::size_t cuda_chosen = devices.candidates.size() - opencl_chosen;

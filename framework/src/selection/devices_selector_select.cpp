@@ -27,35 +27,6 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-// "OpenCL 3.0 PoCL ..." -> 3.0; nothing when the driver's text does not follow the standard form.
-std::optional<DeviceVersion> opencl_version(const std::string& version) {
-  const std::string prefix = "OpenCL ";
-  if (version.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
-  int major = 0;
-  int minor = 0;
-  char dot = 0;
-  if (std::sscanf(version.c_str() + prefix.size(), "%3d%c%3d", &major, &dot, &minor) != 3 ||
-      dot != '.' || major < 0 || minor < 0) {
-    return std::nullopt;
-  }
-  return DeviceVersion{major, minor};
-}
-
-std::vector<std::string> words(const std::string& text) {
-  std::vector<std::string> out;
-  std::string word;
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c)) != 0) {
-      if (!word.empty()) out.push_back(std::move(word));
-      word.clear();
-    } else {
-      word += c;
-    }
-  }
-  if (!word.empty()) out.push_back(std::move(word));
-  return out;
-}
-
 std::string version_text(DeviceVersion version) {
   return std::to_string(version.major) + "." + std::to_string(version.minor);
 }
@@ -101,10 +72,11 @@ bool text_matches(const SelectorTerm& term, const std::string& attribute) {
   });
 }
 
-bool predicate_holds(const SelectorTerm& term, const DeviceAttributes& device) {
+bool predicate_holds(const SelectorTerm& term, const Device& device) {
   switch (term.attribute) {
     case Attribute::backend:
-      return std::find(term.values.begin(), term.values.end(), device.backend) != term.values.end();
+      return std::find(term.values.begin(), term.values.end(),
+                       std::string(backend_name(device.backend))) != term.values.end();
     case Attribute::type:
       return std::find(term.values.begin(), term.values.end(), device.type) != term.values.end();
     case Attribute::name:
@@ -136,10 +108,10 @@ bool predicate_holds(const SelectorTerm& term, const DeviceAttributes& device) {
 }
 
 // The device's fact that a term tested, in words.
-std::string fact(const SelectorTerm& term, const DeviceAttributes& device) {
+std::string fact(const SelectorTerm& term, const Device& device) {
   switch (term.attribute) {
     case Attribute::backend:
-      return "backend " + device.backend;
+      return "backend " + std::string(backend_name(device.backend));
     case Attribute::type:
       return "type " + device.type;
     case Attribute::name:
@@ -147,14 +119,15 @@ std::string fact(const SelectorTerm& term, const DeviceAttributes& device) {
     case Attribute::vendor:
       return "vendor " + detail::quote(device.vendor);
     case Attribute::platform:
-      if (!device.platform) return "no platform: a " + device.backend + " device";
+      if (!device.platform)
+        return "no platform: a " + std::string(backend_name(device.backend)) + " device";
       return "platform " + detail::quote(*device.platform) + " of " +
              detail::quote(device.platform_vendor.value_or(""));
     case Attribute::key:
       return "key " + device.key;
     case Attribute::ext: {
-      if (device.backend != "opencl")
-        return "no OpenCL extensions: a " + device.backend + " device";
+      if (device.backend != Backend::opencl)
+        return "no OpenCL extensions: a " + std::string(backend_name(device.backend)) + " device";
       std::string present;
       for (const std::string& value : term.values) {
         const bool has = std::any_of(
@@ -170,8 +143,9 @@ std::string fact(const SelectorTerm& term, const DeviceAttributes& device) {
       return device.fp64 ? "fp64 supported" : "no fp64";
     case Attribute::opencl:
       if (device.opencl_version) return "OpenCL " + version_text(*device.opencl_version);
-      return device.backend == "opencl" ? "OpenCL version not in the standard form"
-                                        : "no OpenCL version: a " + device.backend + " device";
+      return device.backend == Backend::opencl
+                 ? "OpenCL version not in the standard form"
+                 : "no OpenCL version: a " + std::string(backend_name(device.backend)) + " device";
     case Attribute::cc:
       return device.compute_capability
                  ? "compute capability " + version_text(*device.compute_capability)
@@ -188,50 +162,15 @@ std::string clause_label(const DevicesSelector& selector, std::size_t index) {
 
 }  // namespace
 
-DeviceAttributes attributes_of(const opencl::PlatformInfo& platform,
-                               const opencl::DeviceInfo& device) {
-  DeviceAttributes attributes;
-  attributes.backend = "opencl";
-  attributes.key = device.key;
-  attributes.name = device.name;
-  attributes.vendor = device.vendor;
-  attributes.platform = platform.name;
-  attributes.platform_vendor = platform.vendor;
-  attributes.type = device.type;
-  attributes.fp64 = device.fp64;
-  attributes.opencl_version = opencl_version(device.version);
-  if (device.nv_compute_capability_major > 0) {
-    attributes.compute_capability =
-        DeviceVersion{device.nv_compute_capability_major, device.nv_compute_capability_minor};
-  }
-  attributes.extensions = words(device.extensions);
-  attributes.memory_bytes = device.global_memory_bytes;
-  return attributes;
-}
-
-DeviceAttributes attributes_of(const cuda::DeviceInfo& device) {
-  DeviceAttributes attributes;
-  attributes.backend = "cuda";
-  attributes.key = device.key;
-  attributes.name = device.name;
-  attributes.vendor = "NVIDIA Corporation";
-  attributes.type = "gpu";
-  attributes.fp64 = true;
-  attributes.compute_capability =
-      DeviceVersion{device.compute_capability_major, device.compute_capability_minor};
-  attributes.memory_bytes = device.total_memory_bytes;
-  return attributes;
-}
-
-bool term_holds(const SelectorTerm& term, const DeviceAttributes& device) {
+bool term_holds(const SelectorTerm& term, const Device& device) {
   return predicate_holds(term, device) != term.negated;
 }
 
-std::string why_term_fails(const SelectorTerm& term, const DeviceAttributes& device) {
+std::string why_term_fails(const SelectorTerm& term, const Device& device) {
   return detail::quote(term.text) + " does not hold (" + fact(term, device) + ")";
 }
 
-ClauseVerdict check_clause(const SelectorClause& clause, const DeviceAttributes& device) {
+ClauseVerdict check_clause(const SelectorClause& clause, const Device& device) {
   ClauseVerdict verdict;
   for (std::size_t t = 0; t < clause.terms.size(); ++t) {
     if (!term_holds(clause.terms[t], device)) {
@@ -243,10 +182,10 @@ ClauseVerdict check_clause(const SelectorClause& clause, const DeviceAttributes&
 }
 
 std::vector<DeviceVerdict> evaluate(const DevicesSelector& selector,
-                                    const std::vector<DeviceAttributes>& candidates) {
+                                    const std::vector<Device>& candidates) {
   std::vector<std::size_t> taken_by_clause(selector.clauses.size(), 0);
   std::vector<DeviceVerdict> verdicts;
-  for (const DeviceAttributes& device : candidates) {
+  for (const Device& device : candidates) {
     DeviceVerdict verdict;
     verdict.taken = selector.clauses.empty();
     for (std::size_t c = 0; c < selector.clauses.size(); ++c) {
@@ -268,7 +207,7 @@ std::vector<DeviceVerdict> evaluate(const DevicesSelector& selector,
 }
 
 std::string describe_verdict(const DevicesSelector& selector, const DeviceVerdict& verdict,
-                             const DeviceAttributes& device) {
+                             const Device& device) {
   if (selector.clauses.empty()) return "taken: the selector has no clause";
   std::string takers;
   std::string reasons;
@@ -290,7 +229,7 @@ std::string describe_verdict(const DevicesSelector& selector, const DeviceVerdic
 }
 
 std::string nothing_taken_message(const DevicesSelector& selector,
-                                  const std::vector<DeviceAttributes>& candidates,
+                                  const std::vector<Device>& candidates,
                                   const std::vector<DeviceVerdict>& verdicts) {
   // One line, as every selector error: it is also a test instance's parameter, printed in
   // GoogleTest's one-line results.
@@ -308,7 +247,7 @@ std::string nothing_taken_message(const DevicesSelector& selector,
 }
 
 std::vector<std::size_t> select_devices(const std::string& text,
-                                        const std::vector<DeviceAttributes>& candidates) {
+                                        const std::vector<Device>& candidates) {
   const DevicesSelector selector = parse_devices_selector(text);
   const std::vector<DeviceVerdict> verdicts = evaluate(selector, candidates);
   std::vector<std::size_t> taken;

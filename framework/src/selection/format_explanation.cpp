@@ -42,7 +42,7 @@ struct BackendView {
 };
 
 void explain_device(const Overview& overview, const BackendView& view, const std::string& key,
-                    const DeviceAttributes& device, std::ostringstream& out) {
+                    const Device& device, std::ostringstream& out) {
   const DevicesSelectorOutcome& devices = overview.devices;
   out << "      " << view.selector << ": ";
   const auto chosen = std::find(view.backend_selected.begin(), view.backend_selected.end(), key);
@@ -98,8 +98,8 @@ std::string format_explanation(const Overview& overview) {
   BackendView opencl{"opencl", pyopencl_test_text(overview),
                      overview.pyopencl_test && !overview.pyopencl_test->empty(),
                      own_error(overview.opencl_error, overview)};
-  for (const DeviceAttributes& candidate : devices.candidates) {
-    if (candidate.backend == "opencl") opencl.backend_selected.push_back(candidate.key);
+  for (const Device& candidate : devices.candidates) {
+    if (candidate.backend == Backend::opencl) opencl.backend_selected.push_back(candidate.key);
   }
   if (overview.opencl_selection) {
     for (const opencl::DevicePosition& position : overview.opencl_selection->devices) {
@@ -120,15 +120,15 @@ std::string format_explanation(const Overview& overview) {
     if (platform.devices.empty()) out << "    no device: " << platform.devices_error << '\n';
     for (const opencl::DeviceInfo& device : platform.devices) {
       out << "    " << device.key << ": device " << device.index << " '" << device.name << "'\n";
-      explain_device(overview, opencl, device.key, attributes_of(platform, device), out);
+      explain_device(overview, opencl, device.key, device_of(platform, device), out);
     }
   }
 
   const bool cuda_set = cuda::effective_setting(overview.cuda_sources).has_value();
   BackendView cuda{"cuda", cuda_setting_text(overview), cuda_set,
                    own_error(overview.cuda_error, overview)};
-  for (const DeviceAttributes& candidate : devices.candidates) {
-    if (candidate.backend == "cuda") cuda.backend_selected.push_back(candidate.key);
+  for (const Device& candidate : devices.candidates) {
+    if (candidate.backend == Backend::cuda) cuda.backend_selected.push_back(candidate.key);
   }
   if (overview.cuda_selection) {
     for (int ordinal : overview.cuda_selection->ordinals) {
@@ -143,7 +143,8 @@ std::string format_explanation(const Overview& overview) {
   if (!cuda.error.empty()) out << "  selection error: " << indented(cuda.error, "  ") << '\n';
   for (const cuda::DeviceInfo& device : overview.cuda.devices) {
     out << "    " << device.key << ": device " << device.ordinal << " '" << device.name << "'\n";
-    explain_device(overview, cuda, device.key, attributes_of(device), out);
+    explain_device(overview, cuda, device.key, device_of(device, overview.cuda.driver_version),
+                   out);
   }
   return out.str();
 }

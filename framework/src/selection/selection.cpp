@@ -35,7 +35,7 @@ struct ProcessFilter {
 
   // Why the selected device with `key` at `position` runs in another process; nothing when it
   // runs in this one.
-  std::optional<LeftOutDevice> left_out(const char* backend, const std::string& key,
+  std::optional<LeftOutDevice> left_out(Backend backend, const std::string& key,
                                         std::size_t position) const {
     const auto& allocated = inputs.ctest_allocated_keys;
     if (allocated && std::find(allocated->begin(), allocated->end(), key) == allocated->end()) {
@@ -74,6 +74,14 @@ const LeftOutDevice* DeviceSelection::find_left_out(const std::string& key) cons
   return found == left_out.end() ? nullptr : &*found;
 }
 
+std::vector<Device> DeviceSelection::devices_of(Backend backend) const {
+  std::vector<Device> of_backend;
+  for (const Device& device : devices) {
+    if (device.backend == backend) of_backend.push_back(device);
+  }
+  return of_backend;
+}
+
 DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory opencl,
                                cuda::Inventory cuda) {
   DeviceSelection result;
@@ -95,7 +103,7 @@ DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory 
     for (const opencl::DeviceInfo& device : platform.devices) {
       const opencl::DevicePosition at{platform.index, device.index};
       if (std::find(opencl_selected.begin(), opencl_selected.end(), at) == opencl_selected.end()) {
-        result.left_out.push_back({"opencl", device.key, LeftOutBy::selector,
+        result.left_out.push_back({Backend::opencl, device.key, LeftOutBy::selector,
                                    device_standing(overview, device.key).left_out});
       }
     }
@@ -103,15 +111,17 @@ DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory 
   for (const opencl::DevicePosition& at : opencl_selected) {
     const std::string& key = opencl::describe(overview.opencl, at).device.key;
     result.selected_keys.push_back(key);
-    if (auto elsewhere = filter.left_out("opencl", key, position++)) {
+    if (auto elsewhere = filter.left_out(Backend::opencl, key, position++)) {
       result.left_out.push_back(std::move(*elsewhere));
     } else {
-      result.opencl_devices.push_back(at);
+      const opencl::DeviceDescriptor described = opencl::describe(overview.opencl, at);
+      result.devices.push_back(device_of(described.platform, described.device));
     }
   }
   result.opencl_error =
       overview.opencl_error.empty() ? inputs.process_error : overview.opencl_error;
-  if (result.opencl_devices.empty()) {
+  const std::size_t opencl_running = result.devices.size();
+  if (opencl_running == 0) {
     result.opencl_no_device_reason =
         !opencl_selected.empty() ? filter.why_none("OpenCL") : overview.opencl_none_reason;
   }
@@ -126,21 +136,23 @@ DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory 
   for (const cuda::DeviceInfo& device : overview.cuda.devices) {
     if (std::find(cuda_selected.begin(), cuda_selected.end(), device.ordinal) ==
         cuda_selected.end()) {
-      result.left_out.push_back({"cuda", device.key, LeftOutBy::selector,
+      result.left_out.push_back({Backend::cuda, device.key, LeftOutBy::selector,
                                  device_standing(overview, device.key).left_out});
     }
   }
   for (int ordinal : cuda_selected) {
     const std::string& key = overview.cuda.devices.at(static_cast<std::size_t>(ordinal)).key;
     result.selected_keys.push_back(key);
-    if (auto elsewhere = filter.left_out("cuda", key, position++)) {
+    if (auto elsewhere = filter.left_out(Backend::cuda, key, position++)) {
       result.left_out.push_back(std::move(*elsewhere));
     } else {
-      result.cuda_ordinals.push_back(ordinal);
+      result.devices.push_back(
+          device_of(overview.cuda.devices.at(static_cast<std::size_t>(ordinal)),
+                    overview.cuda.driver_version));
     }
   }
   result.cuda_error = overview.cuda_error.empty() ? inputs.process_error : overview.cuda_error;
-  if (result.cuda_ordinals.empty()) {
+  if (result.devices.size() == opencl_running) {
     result.cuda_no_device_reason =
         !cuda_selected.empty() ? filter.why_none("CUDA") : overview.cuda_none_reason;
   }

@@ -453,37 +453,41 @@ polydev::opencl::DeviceDescriptor pocl_device(const std::string& platform_versio
   return descriptor;
 }
 
-polydev::DeviceIdentity nvidia_opencl_device() {
+polydev::Device as_device(const polydev::opencl::DeviceDescriptor& descriptor) {
+  return polydev::device_of(descriptor.platform, descriptor.device);
+}
+
+polydev::Device nvidia_opencl_device() {
   polydev::opencl::DeviceDescriptor descriptor;
   descriptor.platform.name = "NVIDIA CUDA";
   descriptor.platform.version = "OpenCL 3.0 CUDA 13.0.88";
   descriptor.device.name = "NVIDIA H200";
   descriptor.device.key = "opencl_nvidia_h200_pci_00_06";
   descriptor.device.driver_version = "580.65.06";
-  return polydev::device_identity(descriptor);
+  return polydev::device_of(descriptor.platform, descriptor.device);
 }
 
-TEST(ConfigDeviceIdentity, OpenCLDriverAndPoCLRelease) {
-  const polydev::DeviceIdentity pocl = polydev::device_identity(
+TEST(ConfigDevice, OpenCLDriverAndPoCLRelease) {
+  const polydev::Device pocl = as_device(
       pocl_device("OpenCL 3.0 PoCL 3.1+debian  Linux, None+Asserts, RELOC, SPIR, LLVM 15.0.6"));
   EXPECT_EQ(pocl.key, "opencl_pocl_pthread_skylake_avx512_amd_epyc_0");
   EXPECT_EQ(pocl.name, "pthread-skylake-avx512-AMD EPYC");
   EXPECT_EQ(pocl.driver_version, "3.1+debian");
   EXPECT_EQ(pocl.pocl_version, "3.1+debian");
-  EXPECT_EQ(polydev::device_identity(pocl_device("OpenCL 3.0 PoCL 6.0")).pocl_version, "6.0");
-  const polydev::DeviceIdentity nvidia = nvidia_opencl_device();
+  EXPECT_EQ(as_device(pocl_device("OpenCL 3.0 PoCL 6.0")).pocl_version, "6.0");
+  const polydev::Device nvidia = nvidia_opencl_device();
   EXPECT_EQ(nvidia.driver_version, "580.65.06");
   EXPECT_EQ(nvidia.pocl_version, std::nullopt);
 }
 
-TEST(ConfigDeviceIdentity, CudaDriverVersion) {
+TEST(ConfigDevice, CudaDriverVersion) {
   polydev::cuda::DeviceInfo device;
   device.name = "NVIDIA H200";
   device.key = "cuda_nvidia_h200_pci_00_07";
-  EXPECT_EQ(polydev::device_identity(device, 13000).driver_version, "13.0");
-  EXPECT_EQ(polydev::device_identity(device, 12040).driver_version, "12.4");
-  EXPECT_EQ(polydev::device_identity(device, 13000).key, "cuda_nvidia_h200_pci_00_07");
-  EXPECT_EQ(polydev::device_identity(device, 13000).pocl_version, std::nullopt);
+  EXPECT_EQ(polydev::device_of(device, 13000).driver_version, "13.0");
+  EXPECT_EQ(polydev::device_of(device, 12040).driver_version, "12.4");
+  EXPECT_EQ(polydev::device_of(device, 13000).key, "cuda_nvidia_h200_pci_00_07");
+  EXPECT_EQ(polydev::device_of(device, 13000).pocl_version, std::nullopt);
 }
 
 constexpr const char* kMatching = R"(expectations:
@@ -496,32 +500,29 @@ constexpr const char* kMatching = R"(expectations:
 
 TEST(ConfigMatching, TestDeviceAndVersions) {
   const polydev::Config config = polydev::parse_config(kMatching, "m.yaml");
-  const polydev::DeviceIdentity pocl31 =
-      polydev::device_identity(pocl_device("OpenCL 3.0 PoCL 3.1"));
-  const polydev::DeviceIdentity pocl30 =
-      polydev::device_identity(pocl_device("OpenCL 3.0 PoCL 3.0"));
-  const polydev::DeviceIdentity nvidia = nvidia_opencl_device();
+  const polydev::Device pocl31 = as_device(pocl_device("OpenCL 3.0 PoCL 3.1"));
+  const polydev::Device pocl30 = as_device(pocl_device("OpenCL 3.0 PoCL 3.0"));
+  const polydev::Device nvidia = nvidia_opencl_device();
   polydev::cuda::DeviceInfo cuda_device;
   cuda_device.name = "NVIDIA H200";
   cuda_device.key = "cuda_nvidia_h200_pci_00_07";
   const auto line_of = [&](std::string_view suite, std::string_view test,
-                           const polydev::DeviceIdentity& device) {
+                           const polydev::Device& device) {
     const polydev::Expectation* found = polydev::find_expectation(config, suite, test, device);
     return found == nullptr ? 0 : found->line;
   };
   // The device name matches where the key does not; first match wins.
   EXPECT_EQ(line_of("OpenCL/Saxpy", "MatchesHost/" + nvidia.key, nvidia), 2);
-  EXPECT_EQ(line_of("CUDA/Saxpy", "MatchesHost/k", polydev::device_identity(cuda_device, 13000)),
-            2);
+  EXPECT_EQ(line_of("CUDA/Saxpy", "MatchesHost/k", polydev::device_of(cuda_device, 13000)), 2);
   EXPECT_EQ(line_of("OpenCL/Saxpy", "Other/" + nvidia.key, nvidia), 0);
   // The PoCL release and the driver version pick the entry.
   EXPECT_EQ(line_of("OpenCL/Saxpy", "MatchesHost/" + pocl30.key, pocl30), 3);
   EXPECT_EQ(line_of("OpenCL/Saxpy", "MatchesHost/" + pocl31.key, pocl31), 4);
-  polydev::DeviceIdentity old_driver = pocl31;
+  polydev::Device old_driver = pocl31;
   old_driver.driver_version = "2.9";
   EXPECT_EQ(line_of("OpenCL/Saxpy", "MatchesHost/k", old_driver), 0);
   // A PoCL range never matches a device of another platform.
-  polydev::DeviceIdentity nvidia_named_pocl = nvidia;
+  polydev::Device nvidia_named_pocl = nvidia;
   nvidia_named_pocl.key = "opencl_pocl_lookalike";
   nvidia_named_pocl.name = "lookalike";
   EXPECT_EQ(line_of("OpenCL/Saxpy", "Other/k", nvidia_named_pocl), 0);
@@ -529,8 +530,8 @@ TEST(ConfigMatching, TestDeviceAndVersions) {
   EXPECT_EQ(line_of("OpenCL/Scale", "Big/" + nvidia.key, nvidia), 5);
   EXPECT_EQ(line_of("OpenCL/Scale", "Big/" + pocl31.key, pocl31), 0);
   // CUDA's driver version is the CUDA version.
-  EXPECT_EQ(line_of("CUDA/Scale", "Big/k", polydev::device_identity(cuda_device, 12040)), 6);
-  EXPECT_EQ(line_of("CUDA/Scale", "Big/k", polydev::device_identity(cuda_device, 13000)), 0);
+  EXPECT_EQ(line_of("CUDA/Scale", "Big/k", polydev::device_of(cuda_device, 12040)), 6);
+  EXPECT_EQ(line_of("CUDA/Scale", "Big/k", polydev::device_of(cuda_device, 13000)), 0);
 }
 
 // --- finding the file and the profile ---

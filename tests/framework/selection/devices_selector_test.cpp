@@ -14,7 +14,7 @@
 
 namespace {
 
-using polydev::DeviceAttributes;
+using polydev::Device;
 using polydev::DevicesSelector;
 using polydev::DeviceVersion;
 using polydev::parse_devices_selector;
@@ -32,16 +32,16 @@ using Operator = SelectorTerm::Operator;
 // The mixed machine of synthetic_inventory.hpp, every device a candidate, in run order:
 // 0 OpenCL H200, 1 PoCL pthread, 2 PoCL basic, 3 FPGA emulator, 4 CUDA H200, 5 CUDA H200,
 // 6 CUDA A100.
-std::vector<DeviceAttributes> machine() {
-  std::vector<DeviceAttributes> devices;
+std::vector<Device> machine() {
+  std::vector<Device> devices;
   const polydev::opencl::Inventory opencl = polydev_test::mixed_opencl_inventory();
   for (const auto& platform : opencl.platforms) {
     for (const auto& device : platform.devices) {
-      devices.push_back(polydev::attributes_of(platform, device));
+      devices.push_back(polydev::device_of(platform, device));
     }
   }
   for (const auto& device : polydev_test::mixed_cuda_inventory().devices) {
-    devices.push_back(polydev::attributes_of(device));
+    devices.push_back(polydev::device_of(device));
   }
   return devices;
 }
@@ -61,10 +61,10 @@ std::string parse_error(const std::string& text) {
 
 // --- attributes ---------------------------------------------------------------------------------
 
-TEST(DeviceAttributes, OpenCLDevicesCarryTheirInventoryFacts) {
-  const std::vector<DeviceAttributes> devices = machine();
-  const DeviceAttributes& h200 = devices[0];
-  EXPECT_EQ(h200.backend, "opencl");
+TEST(Device, OpenCLDevicesCarryTheirInventoryFacts) {
+  const std::vector<Device> devices = machine();
+  const Device& h200 = devices[0];
+  EXPECT_EQ(h200.backend, polydev::Backend::opencl);
   EXPECT_EQ(h200.name, "NVIDIA H200");
   EXPECT_EQ(h200.platform, std::optional<std::string>("NVIDIA CUDA"));
   EXPECT_EQ(h200.type, "gpu");
@@ -79,9 +79,9 @@ TEST(DeviceAttributes, OpenCLDevicesCarryTheirInventoryFacts) {
   EXPECT_FALSE(devices[1].compute_capability.has_value()) << "PoCL has no compute capability";
 }
 
-TEST(DeviceAttributes, CudaDevicesAreNvidiaGpusWithoutPlatformOrOpenCLFacts) {
-  const DeviceAttributes a100 = machine()[6];
-  EXPECT_EQ(a100.backend, "cuda");
+TEST(Device, CudaDevicesAreNvidiaGpusWithoutPlatformOrOpenCLFacts) {
+  const Device a100 = machine()[6];
+  EXPECT_EQ(a100.backend, polydev::Backend::cuda);
   EXPECT_EQ(a100.vendor, "NVIDIA Corporation");
   EXPECT_EQ(a100.type, "gpu");
   EXPECT_FALSE(a100.platform.has_value());
@@ -93,11 +93,11 @@ TEST(DeviceAttributes, CudaDevicesAreNvidiaGpusWithoutPlatformOrOpenCLFacts) {
   EXPECT_EQ(a100.key, polydev_test::mixed_cuda_inventory().devices[2].key);
 }
 
-TEST(DeviceAttributes, AnOpenCLVersionOutsideTheStandardFormIsUnknown) {
+TEST(Device, AnOpenCLVersionOutsideTheStandardFormIsUnknown) {
   polydev::opencl::PlatformInfo platform;
   polydev::opencl::DeviceInfo device;
   device.version = "3.0 vendor special";
-  EXPECT_FALSE(polydev::attributes_of(platform, device).opencl_version.has_value());
+  EXPECT_FALSE(polydev::device_of(platform, device).opencl_version.has_value());
 }
 
 // --- parsing ------------------------------------------------------------------------------------
@@ -404,7 +404,7 @@ TEST(DevicesSelectorSemantics, PlatformsMatchByNameOrVendorAndAreOpenCLOnly) {
 }
 
 TEST(DevicesSelectorSemantics, Keys) {
-  const std::vector<DeviceAttributes> devices = machine();
+  const std::vector<Device> devices = machine();
   EXPECT_THAT(taken("key=" + devices[5].key), ElementsAre(5));
   EXPECT_THAT(taken("key~cuda_"), ElementsAre(4, 5, 6));
   EXPECT_THAT(taken("key~opencl_pocl"), ElementsAre(1, 2));
@@ -476,7 +476,7 @@ TEST(DevicesSelectorSemantics, MaxCountsDevicesAnotherClauseTookToo) {
 }
 
 TEST(DevicesSelectorSemantics, NothingTakenIsAnErrorListingEveryDevice) {
-  const std::vector<DeviceAttributes> devices = machine();
+  const std::vector<Device> devices = machine();
   try {
     select_devices("name~nomatch;backend=cuda,mem>=1T", devices);
     FAIL() << "no error";
@@ -514,7 +514,7 @@ TEST(DevicesSelectorSemantics, MalformedTextThrowsBeforeLookingAtDevices) {
 // --- verdicts in words --------------------------------------------------------------------------
 
 TEST(DevicesSelectorWords, WhyATermFailsNamesTheFactItTested) {
-  const std::vector<DeviceAttributes> devices = machine();
+  const std::vector<Device> devices = machine();
   const auto why = [&](const std::string& text, std::size_t device) {
     const SelectorTerm term = parse_devices_selector(text).clauses.at(0).terms.at(0);
     EXPECT_FALSE(polydev::term_holds(term, devices[device])) << text;
@@ -548,7 +548,7 @@ TEST(DevicesSelectorWords, WhyATermFailsNamesTheFactItTested) {
 }
 
 TEST(DevicesSelectorWords, AnUnknownOpenCLVersionIsSaid) {
-  DeviceAttributes device = machine()[1];
+  Device device = machine()[1];
   device.opencl_version.reset();
   const SelectorTerm term = parse_devices_selector("opencl>=1.0").clauses[0].terms[0];
   EXPECT_EQ(polydev::why_term_fails(term, device),
@@ -559,7 +559,7 @@ TEST(DevicesSelectorWords, AnUnknownOpenCLVersionIsSaid) {
 }
 
 TEST(DevicesSelectorWords, VerdictsSayWhichClauseTookTheDeviceOrWhyEachLeftItOut) {
-  const std::vector<DeviceAttributes> devices = machine();
+  const std::vector<Device> devices = machine();
   const DevicesSelector selector =
       parse_devices_selector("backend=opencl,name~basic;type=gpu,max=1;fp64");
   const auto verdicts = polydev::evaluate(selector, devices);

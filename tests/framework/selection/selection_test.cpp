@@ -35,11 +35,19 @@ std::string cuda_key(int ordinal) {
 
 std::vector<std::string> running_opencl(const DeviceSelection& selection) {
   std::vector<std::string> keys;
-  for (const auto& position : selection.opencl_devices) {
-    keys.push_back("key_" + std::to_string(position.platform) + "_" +
-                   std::to_string(position.device));
+  for (const polydev::Device& device : selection.devices_of(polydev::Backend::opencl)) {
+    keys.push_back("key_" + std::to_string(device.opencl_position.platform) + "_" +
+                   std::to_string(device.opencl_position.device));
   }
   return keys;
+}
+
+std::vector<int> running_cuda(const DeviceSelection& selection) {
+  std::vector<int> ordinals;
+  for (const polydev::Device& device : selection.devices_of(polydev::Backend::cuda)) {
+    ordinals.push_back(device.cuda_ordinal);
+  }
+  return ordinals;
 }
 
 // Which input left a device out, and why; "runs" when it runs here.
@@ -56,7 +64,7 @@ TEST(ProcessSelection, NoInputRunsEveryDeviceOpenCLThenCuda) {
   const DeviceSelection selection = select({});
   EXPECT_THAT(running_opencl(selection),
               ElementsAre("key_0_0", "key_0_1", "key_1_0", "key_1_1", "key_2_0"));
-  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(0, 1));
+  EXPECT_THAT(running_cuda(selection), ElementsAre(0, 1));
   EXPECT_THAT(selection.selected_keys, ElementsAre("key_0_0", "key_0_1", "key_1_0", "key_1_1",
                                                    "key_2_0", cuda_key(0), cuda_key(1)));
   EXPECT_THAT(selection.left_out, IsEmpty());
@@ -71,7 +79,7 @@ TEST(ProcessSelection, BackendSelectorsLeaveDevicesOutWithTheirNames) {
   inputs.cuda_sources.cuda_device = "1";
   const DeviceSelection selection = select(inputs);
   EXPECT_THAT(running_opencl(selection), ElementsAre("key_1_1", "key_1_0"));
-  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(1));
+  EXPECT_THAT(running_cuda(selection), ElementsAre(1));
   EXPECT_EQ(fate(selection, "key_0_0"), "selector: not named by PYOPENCL_TEST='1:1,0'");
   EXPECT_EQ(fate(selection, "key_2_0"), "selector: not named by PYOPENCL_TEST='1:1,0'");
   EXPECT_EQ(fate(selection, cuda_key(0)), "selector: not named by CUDA_DEVICE='1'");
@@ -83,10 +91,10 @@ TEST(ProcessSelection, AnInvalidSelectorIsTheBackendsErrorAndLeavesEveryDeviceOu
   SelectionInputs inputs;
   inputs.pyopencl_test = "9:0";
   const DeviceSelection selection = select(inputs);
-  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+  EXPECT_THAT(running_opencl(selection), IsEmpty());
   EXPECT_NE(selection.opencl_error, "");
   EXPECT_EQ(selection.cuda_error, "");
-  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(0, 1));
+  EXPECT_THAT(running_cuda(selection), ElementsAre(0, 1));
   EXPECT_EQ(fate(selection, "key_0_0"), "selector: the selector is invalid");
 }
 
@@ -94,8 +102,8 @@ TEST(ProcessSelection, PolydevDevicesNarrowsTheBackendSelection) {
   SelectionInputs inputs;
   inputs.polydev_devices = "backend=cuda";
   const DeviceSelection selection = select(inputs);
-  EXPECT_THAT(selection.opencl_devices, IsEmpty());
-  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(0, 1));
+  EXPECT_THAT(running_opencl(selection), IsEmpty());
+  EXPECT_THAT(running_cuda(selection), ElementsAre(0, 1));
   EXPECT_EQ(selection.opencl_error, "");
   EXPECT_EQ(selection.opencl_no_device_reason, selection.overview.opencl_none_reason);
   EXPECT_NE(selection.opencl_no_device_reason, "");
@@ -110,8 +118,8 @@ TEST(ProcessSelection, ABrokenConfigurationFailsBothBackends) {
   const DeviceSelection selection = select(inputs);
   EXPECT_EQ(selection.opencl_error, inputs.config_error);
   EXPECT_EQ(selection.cuda_error, inputs.config_error);
-  EXPECT_THAT(selection.opencl_devices, IsEmpty());
-  EXPECT_THAT(selection.cuda_ordinals, IsEmpty());
+  EXPECT_THAT(running_opencl(selection), IsEmpty());
+  EXPECT_THAT(running_cuda(selection), IsEmpty());
   EXPECT_THAT(selection.selected_keys, IsEmpty());
   EXPECT_EQ(selection.left_out.size(), 7u);
   EXPECT_EQ(fate(selection, cuda_key(1)), "selector: the selector is invalid");
@@ -124,9 +132,9 @@ TEST(ProcessSelection, AnOpenCLListingFailureFailsTheBackendInsteadOfSkipping) {
   const DeviceSelection selection =
       polydev::select_devices({}, broken, polydev_test::synthetic_cuda_inventory());
   EXPECT_EQ(selection.opencl_error, "the OpenCL backend is broken: " + broken.failure);
-  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+  EXPECT_THAT(running_opencl(selection), IsEmpty());
   EXPECT_EQ(selection.cuda_error, "");
-  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(0, 1));
+  EXPECT_THAT(running_cuda(selection), ElementsAre(0, 1));
 }
 
 TEST(ProcessSelection, AFailedPlatformFailsTheBackendThoughOthersListedDevices) {
@@ -138,7 +146,7 @@ TEST(ProcessSelection, AFailedPlatformFailsTheBackendThoughOthersListedDevices) 
   const DeviceSelection selection =
       polydev::select_devices(inputs, inventory, polydev_test::synthetic_cuda_inventory());
   EXPECT_EQ(selection.opencl_error, "the OpenCL backend is broken: " + inventory.failure);
-  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+  EXPECT_THAT(running_opencl(selection), IsEmpty());
 }
 
 TEST(ProcessSelection, CTestAllocationKeepsItsDevices) {
@@ -146,7 +154,7 @@ TEST(ProcessSelection, CTestAllocationKeepsItsDevices) {
   inputs.ctest_allocated_keys = std::vector<std::string>{"key_1_0", cuda_key(1)};
   const DeviceSelection selection = select(inputs);
   EXPECT_THAT(running_opencl(selection), ElementsAre("key_1_0"));
-  EXPECT_THAT(selection.cuda_ordinals, ElementsAre(1));
+  EXPECT_THAT(running_cuda(selection), ElementsAre(1));
   EXPECT_EQ(fate(selection, "key_0_0"),
             "ctest: CTest allocated other devices to this test (key_1_0, " + cuda_key(1) + ")");
   EXPECT_EQ(selection.selected_keys.size(), 7u) << "the selectors' choice is kept whole";
@@ -195,7 +203,7 @@ TEST(ProcessSelection, CTestAllocationOfAnotherBackendLeavesNoneWithTheReason) {
   SelectionInputs inputs;
   inputs.ctest_allocated_keys = std::vector<std::string>{cuda_key(0)};
   const DeviceSelection selection = select(inputs);
-  EXPECT_THAT(selection.opencl_devices, IsEmpty());
+  EXPECT_THAT(running_opencl(selection), IsEmpty());
   EXPECT_EQ(selection.opencl_no_device_reason,
             "no selected OpenCL device runs in this process: CTest allocated other devices to "
             "this test.");
@@ -208,7 +216,7 @@ TEST(ProcessSelection, DeviceShardsDealOpenCLThenCudaRoundRobin) {
   const DeviceSelection selection = select(inputs);
   // Positions 0..4 are OpenCL, 5 and 6 CUDA: shard 1 of 3 takes positions 1 and 4.
   EXPECT_THAT(running_opencl(selection), ElementsAre("key_0_1", "key_2_0"));
-  EXPECT_THAT(selection.cuda_ordinals, IsEmpty());
+  EXPECT_THAT(running_cuda(selection), IsEmpty());
   EXPECT_EQ(fate(selection, "key_0_0"),
             "shard: POLYDEV_SHARD_BY=device gives it to shard 0 of 3, and this is shard 1 "
             "(GTEST_SHARD_INDEX)");
@@ -229,7 +237,7 @@ TEST(ProcessSelection, EveryFilterCombinedInOrder) {
   const DeviceSelection selection = select(inputs);
   EXPECT_THAT(selection.selected_keys, ElementsAre("key_1_1", cuda_key(0), cuda_key(1)));
   EXPECT_THAT(running_opencl(selection), ElementsAre("key_1_1"));
-  EXPECT_THAT(selection.cuda_ordinals, IsEmpty());
+  EXPECT_THAT(running_cuda(selection), IsEmpty());
   EXPECT_EQ(fate(selection, "key_0_0"), "selector: not named by PYOPENCL_TEST='1'");
   EXPECT_EQ(fate(selection, "key_1_0").rfind("selector: POLYDEV_DEVICES ", 0), 0u)
       << fate(selection, "key_1_0");
