@@ -129,6 +129,12 @@ struct DeviceSelection {
 
   /// The devices of `devices` that `backend` drives, in order.
   std::vector<Device> devices_of(Backend backend) const;
+
+  /// The devices of `backend` that the selectors choose and CTest's allocation leaves to this
+  /// process, in run order, before device shards: what suites over device sets are built from (a
+  /// set's devices all run in the process that runs the set, and `POLYDEV_SHARD_BY=device` deals
+  /// whole sets, not devices).
+  std::vector<Device> chosen_devices(Backend backend) const;
 };
 
 /// The selection for `inputs` on these inventories (pure).

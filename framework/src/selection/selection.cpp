@@ -82,6 +82,21 @@ std::vector<Device> DeviceSelection::devices_of(Backend backend) const {
   return of_backend;
 }
 
+std::vector<Device> DeviceSelection::chosen_devices(Backend backend) const {
+  const std::vector<Device> all = backend == Backend::opencl ? polydev::devices_of(overview.opencl)
+                                                             : polydev::devices_of(overview.cuda);
+  std::vector<Device> chosen;
+  for (const std::string& key : selected_keys) {
+    const auto device = std::find_if(all.begin(), all.end(),
+                                     [&](const Device& candidate) { return candidate.key == key; });
+    if (device == all.end()) continue;  // the other backend's
+    const LeftOutDevice* elsewhere = find_left_out(key);
+    if (elsewhere != nullptr && elsewhere->by == LeftOutBy::ctest_allocation) continue;
+    chosen.push_back(*device);
+  }
+  return chosen;
+}
+
 DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory opencl,
                                cuda::Inventory cuda) {
   DeviceSelection result;

@@ -217,11 +217,12 @@ TEST(ReportMatrix, PlaceholdersGoToTheNoDeviceColumnAndFlagTheRow) {
 
 // The names the docs give (generated into polydev/placeholders.hpp from PolydevPlaceholders.cmake).
 TEST(ReportMatrix, EveryPlaceholderNameIsKnown) {
-  for (const char* name : {"no_opencl_device", "no_cuda_device", "opencl_selector_error",
-                           "cuda_selector_error", "polydev_require_devices_error"}) {
+  for (const char* name :
+       {"no_opencl_device", "no_cuda_device", "opencl_selector_error", "cuda_selector_error",
+        "polydev_require_devices_error", "too_few_devices"}) {
     EXPECT_TRUE(polydev::is_placeholder(name)) << name;
   }
-  EXPECT_EQ(polydev::kPlaceholders.size(), 5u);
+  EXPECT_EQ(polydev::kPlaceholders.size(), 6u);
   EXPECT_FALSE(polydev::is_placeholder(kPthread0));
   EXPECT_FALSE(polydev::is_placeholder("no_device"));
 }
