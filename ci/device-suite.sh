@@ -17,3 +17,8 @@ echo "== polydev devices (POCL_DEVICES='$POCL_DEVICES')"
 echo "== ctest, each device test holding its device through CTest's resource allocation"
 ctest --test-dir "$POLYDEV_BUILD_DIR" --output-on-failure --no-tests=error \
   --parallel "$(nproc)" --timeout 300
+
+# The entries of devices and device sets that this ctest ran at overlapping times held disjoint
+# devices. (The folders of tests/ctest_entries hold the entries of ctest runs of their own.)
+echo "== no two entries held one device at once"
+python3 ci/lib/check_device_overlap.py "$POLYDEV_BUILD_DIR/tests/polydev_results"

@@ -51,7 +51,12 @@ file(
   "OpenCL/Fill/float.\n"
   "  Writes/opencl_pocl_cpu_1  # GetParam() = opencl_pocl_cpu_1, TypeParam float\n"
   "Host/Pairs.\n"
-  "  Runs/a__b  # GetParam() = (a, b)\n")
+  "  Runs/a__b  # GetParam() = (a, b)\n"
+  "OpenCL/DevicePairs.\n"
+  "  Copies/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1  # GetParam() = a pair\n"
+  "  Copies/opencl_pocl_cpu_1_AND_opencl_pocl_cpu_0  # GetParam() = a pair\n"
+  "OpenCL/DeviceTriples.\n"
+  "  Run/too_few_devices  # GetParam() = too_few_devices (needs 3)\n")
 # The binary also prints the device CTest allocated to it, if any.
 file(WRITE "${WORK}/fake_tests.sh"
      "#!/bin/sh\ncat '${WORK}/listing.txt'\necho \"allocated=$CTEST_RESOURCE_GROUP_0_OPENCL_POCL_CPU_0\"\n")
@@ -148,7 +153,7 @@ endfunction()
 configure(device_entries "polydev_discover_device_tests(fake GRANULARITY device)" ok "")
 read_entries(device_entries)
 set(expected_names
-    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;fake/cuda_h200_pci_00_07;fake/no_opencl_device"
+    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;fake/cuda_h200_pci_00_07;fake/no_opencl_device;fake/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1;fake/opencl_pocl_cpu_1_AND_opencl_pocl_cpu_0;fake/too_few_devices"
 )
 list(SORT expected_names)
 set(names "${device_entries_names}")
@@ -183,10 +188,18 @@ expect_entry(device_entries fake/cuda_h200_pci_00_07 "\"\\.type\" : \"cuda_h200_
 expect_entry(device_entries fake/opencl_pocl_gpu_0 "\"DISABLED\"")
 expect_entry(
   device_entries fake/host
-  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*__opencl_\\*:\\*__cuda_\\*:\\*/no_opencl_device:\\*__no_opencl_device:\\*/no_cuda_device:\\*__no_cuda_device:\\*/opencl_selector_error:\\*__opencl_selector_error:\\*/cuda_selector_error:\\*__cuda_selector_error:\\*/polydev_require_devices_error:\\*__polydev_require_devices_error\""
+  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*__opencl_\\*:\\*__cuda_\\*:\\*/no_opencl_device:\\*__no_opencl_device:\\*/no_cuda_device:\\*__no_cuda_device:\\*/opencl_selector_error:\\*__opencl_selector_error:\\*/cuda_selector_error:\\*__cuda_selector_error:\\*/polydev_require_devices_error:\\*__polydev_require_devices_error:\\*/too_few_devices:\\*__too_few_devices\""
   "--gtest_output=xml:${results}/host.xml\"")
+# A device set's entry holds one slot of each of its devices, in one group: CTest runs it beside no
+# entry that holds any of them.
+expect_entry(
+  device_entries fake/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1
+  "--gtest_filter=\\*/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1:\\*__opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1\""
+  # (No 'q' between the two types: no second "requirements", so one group holds both.)
+  "\"requirements\" :[^q]*\"opencl_pocl_cpu_0\",[^q]*\"opencl_pocl_cpu_1\","
+  "${skip_by_status}")
 foreach(unresourced IN ITEMS fake/host fake/opencl_selector_error fake/no_cuda_device
-                             fake/no_opencl_device fake/opencl_pocl_cpu_0)
+                             fake/no_opencl_device fake/too_few_devices fake/opencl_pocl_cpu_0)
   string(MAKE_C_IDENTIFIER "${unresourced}" id)
   if(NOT unresourced STREQUAL "fake/opencl_pocl_cpu_0" AND "${device_entries_${id}}" MATCHES
                                                            "RESOURCE_GROUPS")
