@@ -4,7 +4,9 @@
 // instance; for an entry that runs a whole binary, of many (a batch).
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "console.hpp"
 #include "xml_reader.hpp"
@@ -28,6 +30,19 @@ constexpr std::string_view kUnexpectedPass = "unexpected pass of an xfail entry:
 // required file, a failed fixture) is a failure, as CTest counts it.
 constexpr std::string_view kSkipRegex = "SKIP_REGULAR_EXPRESSION_MATCHED";
 constexpr std::string_view kSkipCode = "SKIP_RETURN_CODE=";
+
+// CTest's fixture entries (FIXTURES_SETUP, FIXTURES_CLEANUP) prepare and tidy up for the tests;
+// they test nothing and are not rows of the matrix. CTest's file does not mark them, so the report
+// knows them by name or label (docs/report.md):
+// - polydev_resource_spec, the FIXTURES_SETUP entry that an older polydev_discover_device_tests
+//   added to write the resource spec (now CTest writes it when it starts), which the JUnit files
+//   of those versions still hold;
+// - an entry with the label polydev_fixture, which a user gives the fixture entries of their own
+//   (CMake 4 writes an entry's labels into the file as the property cmake_labels).
+// Only one that passed or was skipped is left out: a failed fixture is the reason its tests did
+// not run ("Fixture dependency failed"), so it stays, in a row of its own.
+constexpr std::string_view kFixtureEntries[] = {"polydev_resource_spec"};
+constexpr std::string_view kFixtureLabel = "polydev_fixture";
 
 // How much of an entry's output a failure without a GoogleTest message shows: its last lines.
 constexpr std::size_t kOutputTailLines = 12;
@@ -232,13 +247,33 @@ class CTestReader {
   const XmlReader& reader_;
 };
 
+// Whether `result`, an entry of CTest's file, is a fixture entry (above).
+bool is_fixture(const CaseResult& result) {
+  const std::string entry = result.suite.empty() ? result.name : result.suite + "." + result.name;
+  for (const std::string_view name : kFixtureEntries) {
+    if (entry == name) return true;
+  }
+  const auto labels = result.properties.find("cmake_labels");
+  if (labels == result.properties.end()) return false;
+  // A CMake list: labels separated by ';'.
+  std::string_view rest = labels->second;
+  while (!rest.empty()) {
+    const std::size_t end = std::min(rest.find(';'), rest.size());
+    if (rest.substr(0, end) == kFixtureLabel) return true;
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<CaseResult> read_ctest_junit(const XMLElement& root, const XmlReader& reader) {
   const CTestReader ctest(reader);
   std::vector<CaseResult> results;
   for (const XMLElement* element : reader.testcases(root)) {
-    results.push_back(ctest.entry(*element));
+    CaseResult result = ctest.entry(*element);
+    if (is_fixture(result) && !result.run_failed) continue;
+    results.push_back(std::move(result));
   }
   return results;
 }

@@ -278,6 +278,46 @@ TEST(ReportCTest, CMake4sLabelPropertiesAreRead) {
   EXPECT_EQ(results[0].properties.at("cmake_labels"), "gpu;slow");
 }
 
+// CTest's fixture entries are not tests: polydev_resource_spec (the FIXTURES_SETUP entry of an
+// older polydev) and an entry labelled polydev_fixture (CMake 4 writes labels) that passed or was
+// skipped are no rows. A fixture that failed is why its tests did not run: it stays.
+TEST(ReportCTest, FixtureEntriesAreNoRowsUnlessTheyFailed) {
+  const std::string test = "OpenCL/Saxpy.Matches/opencl_pocl_cpu_0";
+  const auto labelled = [](const std::string& name, const std::string& status,
+                           const std::string& labels) {
+    return "\t<testcase name=\"" + name + "\" classname=\"" + name + "\" time=\"0\" status=\"" +
+           status + "\">\n" + (status == "fail" ? kFailed : "") +
+           "\t\t<properties><property name=\"cmake_labels\" value=\"" + labels +
+           "\"/></properties>\n\t\t<system-out>set up</system-out>\n\t</testcase>\n";
+  };
+  const auto results =
+      parse_report_xml(junit(entry("polydev_resource_spec", "run", "", "") +
+                             labelled("db_setup", "run", "polydev_fixture") +
+                             labelled("db_cleanup", "run", "slow;polydev_fixture") +
+                             entry(test, "run", "", console(test, "", "[       OK ]")) +
+                             labelled("not_a_fixture", "run", "polydev_fixture_x;gpu") +
+                             labelled("broken_setup", "fail", "polydev_fixture")),
+                       "ctest.xml");
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].suite, "OpenCL/Saxpy");
+  EXPECT_EQ(results[1].name, "not_a_fixture");
+  EXPECT_EQ(results[2].name, "broken_setup");
+  EXPECT_EQ(results[2].outcome, Outcome::fail);
+  EXPECT_THAT(row_names(build_matrix(results)),
+              ElementsAre("OpenCL/Saxpy.Matches", "not_a_fixture", "broken_setup"));
+
+  // A failing resource spec entry (a selector typo) holds the reason its tests did not run.
+  const auto failed = parse_report_xml(
+      junit(
+          entry("polydev_resource_spec", "fail", kFailed, "polydev: unknown selector 'pthred'\n") +
+          entry(test, "notrun", "<skipped message=\"Fixture dependency failed\"/>",
+                "Failed test dependencies: polydev_resource_spec")),
+      "ctest.xml");
+  ASSERT_EQ(failed.size(), 2u);
+  EXPECT_EQ(failed[0].name, "polydev_resource_spec");
+  EXPECT_THAT(failed[0].message, HasSubstr("unknown selector 'pthred'"));
+}
+
 TEST(ReportCTest, WhatCTestDoesNotWriteIsAnErrorWithItsLine) {
   struct Case {
     std::string entries;
