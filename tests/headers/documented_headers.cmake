@@ -13,7 +13,10 @@
 # - every include path that README.md and docs/*.md name is a header that exists (public or
 #   detail), so that a header that moves or goes leaves no page naming its old path;
 # - every Markdown link to a header file (../framework/include/polydev/x.hpp) reaches a file, and
-#   one whose text is an include path links that header.
+#   one whose text is an include path links that header;
+# - docs/porting.md's tables link the header of every declaration they name: an include path in a
+#   row is a link, and no row's header cell says "same" (a reader who lands on a row from a search
+#   sees its header there).
 #
 # A path counts where it stands as a word: not inside a longer path (framework/include/polydev/...)
 # or name.
@@ -124,6 +127,29 @@ foreach(page IN LISTS pages)
   endforeach()
 endforeach()
 
+# 5: the rows of docs/porting.md link their headers. A row is a line that starts with '|'; the
+# header cell of a row of names is its third (in the tables of differences the third cell is
+# polydev's behaviour, never "same").
+set(porting_page "docs/porting.md")
+# A ';' would split the list of matches.
+string(REPLACE ";" "," porting_text "${text_${porting_page}}")
+set(unlinked "")
+string(REGEX MATCHALL "\n\\|[^\n]*[^[]`polydev/[A-Za-z0-9_/]+\\.hpp`" rows "${porting_text}")
+foreach(row IN LISTS rows)
+  string(REGEX MATCH "^\n\\|[^|\n]*" name "${row}")
+  string(REGEX MATCH "`polydev/[A-Za-z0-9_/]+\\.hpp`$" path "${row}")
+  string(REGEX REPLACE "^\n\\| *" "" name "${name}")
+  string(STRIP "${name}" name)
+  string(APPEND unlinked "\n  the row ${name}: ${path} is not a link")
+endforeach()
+string(REGEX MATCHALL "\n\\| [^|\n]* \\| [^|\n]* \\| same \\|" rows "${porting_text}")
+foreach(row IN LISTS rows)
+  string(REGEX MATCH "^\n\\|[^|\n]*" name "${row}")
+  string(REGEX REPLACE "^\n\\| *" "" name "${name}")
+  string(STRIP "${name}" name)
+  string(APPEND unlinked "\n  the row ${name}: \"same\" for its header")
+endforeach()
+
 set(problems "")
 if(unnamed)
   string(
@@ -156,6 +182,14 @@ if(broken)
     "Links to headers that do not reach the header they name:${broken}\n"
     "Link the header's file relative to the page, e.g. "
     "[`polydev/x.hpp`](../framework/include/polydev/x.hpp).\n")
+endif()
+if(unlinked)
+  string(
+    APPEND
+    problems
+    "Rows of ${porting_page} that do not link the header of what they name:${unlinked}\n"
+    "Write the header as a link, e.g. "
+    "[`polydev/pools/bins.hpp`](../pools/include/polydev/pools/bins.hpp), in every row.\n")
 endif()
 if(problems)
   message(FATAL_ERROR "${problems}")
