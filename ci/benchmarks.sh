@@ -13,8 +13,9 @@
 # - tests/bench/run/fixture-overhead.sh: polydev's fixtures against pytest with PyOpenCL's plugin;
 # - tests/bench/run/opencl-peer-bench.sh: polydev's OpenCL pools against PyOpenCL's;
 # - tests/bench/run/fuzz-long.sh on the fuzzers of ci/fuzz.sh (built by it first when missing).
-# The CUDA and multi-GPU ones (tests/bench/run/peer-bench.sh, ci/gpu-bound-speedup.sh, ci/ctest-speed.sh
-# on the GPUs) run in quick mode from ci/gpu.sh and ci/gpu-multi.sh.
+# The CUDA and multi-GPU ones run on a GPU machine: ci/gpu.sh runs tests/bench/run/peer-bench.sh and
+# ci/ctest-speed.sh in quick mode, and ci/gpu-bound-speedup.sh in full (a short measurement whose
+# figure it keeps with its results); ci/gpu-multi.sh runs ci/gpu-bound-speedup.sh in quick mode.
 #
 # The benchmarks are built in POLYDEV_BUILD_DIR (default build) as ci/build.sh configured it (it is
 # run first when that folder has no build yet); the fuzzers are read from POLYDEV_FUZZ_BUILD_DIR
