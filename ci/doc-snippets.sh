@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The CMake snippets of README.md and docs/*.md, built as written, so that they cannot drift from
-# polydev. In the Markdown, an HTML comment on the line before a code block says what the block is:
+# The CMake snippets and C++ examples of README.md and docs/*.md, built as written, so that they
+# cannot drift from polydev. In the Markdown, an HTML comment on the line before a code block says what the block is:
 #
 #   <!-- snippet: project [files=NAME,...] [requires=opencl|cuda] -->   before a ```cmake block: a
 #        complete CMakeLists.txt, built with the files it names
@@ -9,12 +9,19 @@
 #   <!-- snippet: compile [requires=opencl|cuda] -->   before a ```cpp block: a whole translation
 #        unit, with every include it needs written in it, compiled (not linked) against the
 #        installed polydev with its targets' include flags and definitions
+#   <!-- snippet: body [requires=opencl|cuda] [uses=NAME,...] -->   before a ```cpp block:
+#        statements as they stand in a function (local classes and declarations too), compiled
+#        as the body of a function whose parameters are the names in `uses`, from the table
+#        `known` below (device, context, queue, kernel: the bindings' objects; source, folder:
+#        strings; local_size; launch: a function of a device pointer); its #include lines go
+#        before the function. A line may show a value (`pool.held_blocks();  // 0`): unused
+#        values and variables are no error in a body
 #   <!-- snippet: fragment -->       before a ```cmake or ```cpp block that is deliberately not a
-#                                    whole file (a few lines, members of a class, a signature)
+#                                    whole file or body (a signature, macros of a placeholder)
 #
-# Every ```cmake and every ```cpp block needs one of these (a ```cpp block: file, compile or
+# Every ```cmake and every ```cpp block needs one of these (a ```cpp block: file, compile, body or
 # fragment), so a new snippet is never silently left unchecked; an unmarked one fails the stage,
-# naming its page and line. Each
+# naming its page and line. A compiler error in a compile or body block names the page's line. Each
 # project is configured against one install of polydev (a project that gets polydev with
 # FetchContent, against this checkout: FETCHCONTENT_SOURCE_DIR_POLYDEV), built with warnings as
 # errors, and its tests run through CTest on every PoCL device. A project that requires a backend
@@ -23,6 +30,8 @@
 #   ci/doc-snippets.sh [BUILD_DIR]   install from a built polydev build folder (default:
 #                                    POLYDEV_BUILD_DIR, which ci/test.sh sets); without one,
 #                                    polydev is built first, tests off
+#   POLYDEV_SNIPPETS=compile ci/doc-snippets.sh [BUILD_DIR]   only the compile and body blocks
+#                                    (quicker while editing a page; CI builds every project)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-${POLYDEV_BUILD_DIR:-}}"
@@ -36,10 +45,52 @@ python3 - "$work" README.md docs/*.md <<'PY'
 import os, re, sys
 
 work, pages = sys.argv[1], sys.argv[2:]
-marker = re.compile(r"^<!-- snippet: (project|file|compile|fragment)\b(.*?)-->\s*$")
+marker = re.compile(r"^<!-- snippet: (project|file|compile|body|fragment)\b(.*?)-->\s*$")
 fence = re.compile(r"^```(\S*)\s*$")
 files, projects, errors = {}, [], []
-compiled = {}  # requires -> [(where, body)]
+compiled = {}  # requires -> [(where, unit)]
+# The names a body block may use without declaring them, as the parameters of its function.
+known = {
+    "device": "const cl::Device& device",
+    "context": "const cl::Context& context",
+    "queue": "const cl::CommandQueue& queue",
+    "kernel": "cl::Kernel& kernel",
+    "source": "const std::string& source",
+    "folder": "const std::string& folder",
+    "local_size": "std::size_t local_size",
+    "launch": "void (*launch)(void* data)",
+}
+
+
+def compile_unit(page, start, body):
+    """A compile block as a translation unit whose lines the compiler names by the page's."""
+    return f'#line {start + 1} "{page}"\n' + body
+
+
+def body_unit(page, start, body, uses, number):
+    """A body block as a translation unit: its includes, then a function of it."""
+    includes, statements, following = [], [], False
+    for offset, line in enumerate(body.rstrip("\n").split("\n")):
+        if line.lstrip().startswith("#include"):
+            includes.append(f'#line {start + 1 + offset} "{page}"\n{line}')
+            following = False
+            continue
+        if not following:
+            statements.append(f'#line {start + 1 + offset} "{page}"')
+            following = True
+        statements.append(line)
+    parameters = ", ".join(known[name] for name in uses)
+    return ("\n".join(includes) + "\n"
+            + ("#include <CL/opencl.hpp>\n" if any(known[n].count("cl::") for n in uses) else "")
+            + "#include <cstddef>\n#include <string>\n"
+            "#pragma GCC diagnostic ignored \"-Wunused-result\"\n"
+            "#pragma GCC diagnostic ignored \"-Wunused-value\"\n"
+            "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+            "#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n"
+            f"void polydev_snippet_body_{number}({parameters});\n"
+            f"void polydev_snippet_body_{number}({parameters}) {{\n"
+            + "\n".join(statements) + "\n}\n")
+
 
 for page in pages:
     lines = open(page, encoding="utf-8").read().split("\n")
@@ -75,8 +126,10 @@ for page in pages:
             elif language == "cpp":
                 errors.append(f"{where}: a cpp block without a snippet marker; put "
                               "'<!-- snippet: compile -->' (a whole file, compiled in CI, with "
-                              "its includes), '<!-- snippet: file NAME -->' (a file of a project) "
-                              "or '<!-- snippet: fragment -->' on the line before it")
+                              "its includes), '<!-- snippet: body uses=NAME,... -->' "
+                              "(statements, compiled in a function), '<!-- snippet: file NAME -->' "
+                              "(a file of a project) or '<!-- snippet: fragment -->' on the line "
+                              "before it")
         else:
             kind, attributes, _ = pending
             if kind == "file":
@@ -94,7 +147,22 @@ for page in pages:
                 elif set(options) - {"requires"} or any("=" not in a for a in attributes):
                     errors.append(f"{where}: unknown snippet attributes {attributes}")
                 else:
-                    compiled.setdefault(options.get("requires", ""), []).append((where, body))
+                    compiled.setdefault(options.get("requires", ""), []).append(
+                        (where, compile_unit(page, start, body)))
+            elif kind == "body":
+                options = dict(a.split("=", 1) for a in attributes if "=" in a)
+                uses = [n for n in options.get("uses", "").split(",") if n]
+                if language != "cpp":
+                    errors.append(f"{where}: 'snippet: body' marks a cpp block, not {language}")
+                elif set(options) - {"requires", "uses"} or any("=" not in a for a in attributes):
+                    errors.append(f"{where}: unknown snippet attributes {attributes}")
+                elif set(uses) - set(known):
+                    errors.append(f"{where}: uses={','.join(sorted(set(uses) - set(known)))}: "
+                                  f"not a name a body may use; known: {', '.join(known)}")
+                else:
+                    number = sum(len(units) for units in compiled.values()) + 1
+                    compiled.setdefault(options.get("requires", ""), []).append(
+                        (where, body_unit(page, start, body, uses, number)))
             elif kind == "fragment" and language == "cpp":
                 pass
             elif language != "cmake":
@@ -150,8 +218,11 @@ has_backend() {
   grep -q "^set(polydev_HAS_$1 ON)" "$config"
 }
 
+only="${POLYDEV_SNIPPETS:-all}"
+[[ "$only" == all || "$only" == compile ]] || fail "POLYDEV_SNIPPETS='$only'; expected all or compile"
 built=0
 while read -r folder where requires; do
+  [[ "$only" == all || "$where" == *-compile-snippets-from-* ]] || continue
   case "$requires" in
     -) ;;
     opencl | cuda)
