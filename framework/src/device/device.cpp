@@ -91,8 +91,8 @@ Device device_of(const cuda::DeviceInfo& device, int driver_version) {
   out.compute_capability =
       DeviceVersion{device.compute_capability_major, device.compute_capability_minor};
   out.memory_bytes = device.total_memory_bytes;
-  out.compute_units = device.multiprocessors < 0 ? 0u
-                                                 : static_cast<std::uint32_t>(device.multiprocessors);
+  out.compute_units =
+      device.multiprocessors < 0 ? 0u : static_cast<std::uint32_t>(device.multiprocessors);
   out.driver_version =
       std::to_string(driver_version / 1000) + "." + std::to_string(driver_version % 1000 / 10);
   out.cuda_ordinal = device.ordinal;

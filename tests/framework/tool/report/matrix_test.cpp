@@ -215,6 +215,23 @@ TEST(ReportMatrix, PlaceholdersGoToTheNoDeviceColumnAndFlagTheRow) {
   EXPECT_EQ(matrix.skipped_everywhere(), 0u);
 }
 
+// A suite over device pairs: a column per set, the direction of a pair kept apart from the other.
+TEST(ReportMatrix, ADeviceSetIsAColumnOfItsOwnBesideItsFirstDevice) {
+  const std::string forward = std::string(kPthread0) + "_AND_" + kPthread1;
+  const std::string backward = std::string(kPthread1) + "_AND_" + kPthread0;
+  const auto results = parse_report_xml(
+      report(suite("OpenCL/Saxpy", device_case("Matches", kPthread0)) +
+             suite("OpenCL/PeerCopy", device_case("Copies", forward) +
+                                          device_case("Copies", backward, failure("torn")))),
+      "a.xml");
+  const Matrix matrix = build_matrix(results);
+  EXPECT_THAT(row_names(matrix), ElementsAre("OpenCL/Saxpy.Matches", "OpenCL/PeerCopy.Copies"));
+  EXPECT_THAT(column_ids(matrix), ElementsAre(kPthread0, forward, backward));
+  EXPECT_EQ(shown(matrix, "OpenCL/PeerCopy.Copies", forward), "pass");
+  EXPECT_EQ(shown(matrix, "OpenCL/PeerCopy.Copies", backward), "fail");
+  EXPECT_EQ(shown(matrix, "OpenCL/PeerCopy.Copies", kPthread0), ".");
+}
+
 // The names the docs give (generated into polydev/placeholders.hpp from PolydevPlaceholders.cmake).
 TEST(ReportMatrix, EveryPlaceholderNameIsKnown) {
   for (const char* name :
