@@ -4,6 +4,9 @@
 // see how a driver that fails while listing (out of memory, a broken installation, a code no
 // header names) is told apart from a machine that has no platform or no device.
 //
+// POLYDEV_FAULT_PLATFORM_IDS=crash makes clGetPlatformIDs raise SIGSEGV instead: a driver that
+// crashes the process while polydev's suites list the devices, before any test is registered.
+//
 // POLYDEV_FAULT_DEVICE_NAME, when set, is put before every CL_DEVICE_NAME,
 // POLYDEV_FAULT_NAME_REPEAT times (1 when unset): a driver whose names hold terminal escapes, bidi
 // overrides or megabytes.
@@ -12,7 +15,9 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl_icd.h>
 #include <CL/cl_layer.h>
+#include <sys/resource.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -31,8 +36,19 @@ std::optional<cl_int> injected(const char* variable) {
   return static_cast<cl_int>(std::strtol(text, nullptr, 10));
 }
 
+// Ends the process as a segmentation fault in the driver would, without a core file.
+[[noreturn]] void crash() {
+  const rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  std::signal(SIGSEGV, SIG_DFL);
+  std::raise(SIGSEGV);
+  std::abort();
+}
+
 cl_int CL_API_CALL platform_ids(cl_uint num_entries, cl_platform_id* platforms,
                                 cl_uint* num_platforms) {
+  const char* fault = std::getenv("POLYDEV_FAULT_PLATFORM_IDS");
+  if (fault != nullptr && std::strcmp(fault, "crash") == 0) crash();
   if (const auto status = injected("POLYDEV_FAULT_PLATFORM_IDS")) return *status;
   return next_dispatch.clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
