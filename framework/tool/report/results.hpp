@@ -71,12 +71,13 @@ class input_error : public error {
   int line_;
 };
 
-/// How much of an XML document the reader takes: each element and attribute costs about a hundred
-/// bytes of memory once parsed, so a file of tiny elements would take 30 times its size, and a
+/// How much of an XML document the reader takes: each node (an element, an attribute, a run of
+/// text, a comment, a CDATA section, a processing instruction, a DOCTYPE) costs about a hundred
+/// bytes of memory once parsed, so a file of tiny nodes would take 30 times its size, and a
 /// parser that compares every attribute with the ones before it is quadratic in an element's
 /// attributes. GoogleTest writes about 15 nodes a test case; the defaults take 250000 of them.
 struct XmlLimits {
-  std::size_t nodes = 4000000;  ///< elements and attributes of the whole document
+  std::size_t nodes = 4000000;  ///< nodes of every kind in the whole document
   std::size_t attributes_per_element = 128;
 };
 

@@ -282,8 +282,43 @@ TEST(ReportParse, ADocumentAboveTheLimitsIsAnErrorNamingTheLimit) {
     ADD_FAILURE() << "more than 40 nodes accepted";
   } catch (const polydev::report::input_error& error) {
     EXPECT_EQ(error.line(), 9);
-    EXPECT_THAT(error.what(), HasSubstr("more than 40 elements and attributes; the report reads "
-                                        "at most 40 a file"));
+    EXPECT_THAT(error.what(), HasSubstr("more than 40 XML nodes (elements, attributes, text, "
+                                        "comments and other markup); the report reads at most 40 "
+                                        "a file"));
+  }
+}
+
+// Every node the parser makes counts toward the limit, not only elements and attributes: 60 MB of
+// "<!---->" inside the root took 1 GB and read as a pass before. White space between elements
+// makes no node and does not count.
+TEST(ReportParse, CommentsAndTextCountTowardTheLimit) {
+  polydev::report::XmlLimits limits;
+  limits.nodes = 40;
+  // The declaration, two elements and an attribute; the test case's two: 6 nodes, 34 to spare.
+  const std::string head = "<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"S\">\n";
+  const std::string tail = "<testcase name=\"a\"/>\n</testsuite>\n</testsuites>\n";
+  const auto repeated = [](const std::string& text, int times) {
+    std::string all;
+    for (int i = 0; i < times; ++i) all += text;
+    return all;
+  };
+  EXPECT_EQ(parse_report_xml(head + std::string(100000, ' ') + repeated("<!---->\n", 34) + tail,
+                             "r.xml", limits)
+                .size(),
+            1u);
+  const std::vector<std::string> nodes = {
+      "<!---->",    "<!-- a <b c=\"d\"/> -->", "<?pi x?>",      "<![CDATA[text]]>",
+      "<!unknown>", "text&amp;more<!---->",    "\n t \n<!---->"};
+  for (const std::string& node : nodes) {
+    try {
+      parse_report_xml(head + repeated(node + "\n", 35) + tail, "r.xml", limits);
+      ADD_FAILURE() << "accepted: 35 of " << node;
+    } catch (const polydev::report::input_error& error) {
+      EXPECT_THAT(error.what(), HasSubstr("more than 40 XML nodes (elements, attributes, text, "
+                                          "comments and other markup); the report reads at most "
+                                          "40 a file"))
+          << node;
+    }
   }
 }
 
