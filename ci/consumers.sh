@@ -337,7 +337,9 @@ misbehaves "" pass 0
 misbehaves exit works 1 # after a run that passed: its reports are still there
 misbehaves print_markers works 1
 misbehaves suite_setup all 1
+misbehaves suite_teardown all 1
 misbehaves xfail_and_thread works 1 "POLYDEV_CONFIG=$verdicts.xfail.yaml"
+misbehaves xfail_and_teardown works 1 "POLYDEV_CONFIG=$verdicts.xfail.yaml"
 misbehaves "" all 1 GTEST_REPEAT=0
 misbehaves skip skip 0
 

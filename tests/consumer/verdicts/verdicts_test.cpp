@@ -18,6 +18,16 @@ class Verdicts : public polydev::testing::OpenCLTest {
   static void SetUpTestSuite() {
     if (misbehaviour() == "suite_setup") ADD_FAILURE() << "the suite's set-up fails";
   }
+  static void TearDownTestSuite() {
+    if (misbehaviour() == "suite_teardown") ADD_FAILURE() << "the suite's tear-down fails";
+  }
+  // A check of the derived fixture after the base's TearDown(), which ends an expected failure.
+  void TearDown() override {
+    OpenCLTest::TearDown();
+    if (check_after_teardown_) ADD_FAILURE() << "checked after the base's TearDown()";
+  }
+
+  bool check_after_teardown_ = false;
 };
 
 TEST_P(Verdicts, Works) {
@@ -31,6 +41,10 @@ TEST_P(Verdicts, Works) {
   if (what == "xfail_and_thread") {
     ADD_FAILURE() << "the expected failure";
     std::thread([] { ADD_FAILURE() << "a failure on another thread"; }).join();
+  }
+  if (what == "xfail_and_teardown") {
+    ADD_FAILURE() << "the expected failure";
+    check_after_teardown_ = true;
   }
   cl::Buffer buffer(context(), CL_MEM_READ_WRITE, 64);
   EXPECT_EQ(queue().enqueueFillBuffer(buffer, 1, 0, 64), CL_SUCCESS);
