@@ -7,9 +7,14 @@
 // the file and a line, and no name or message holds a NUL character. Whatever the report holds,
 // the JSON is well-formed UTF-8 without raw control characters, and the text and HTML forms hold
 // no terminal control character (only line feeds and tabs) and no ill-formed UTF-8.
+//
+// The same bytes are also read under small XmlLimits, so that inputs of a seed's size reach the
+// limit checks: the reading gives the same results or an input_error of the same form, and a
+// document read under the small limits is read under the default ones too.
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +43,27 @@ void check_shown(const std::string& text, std::string_view allowed, const char* 
   }
 }
 
+// Reads `xml` again under limits a few seeds exceed: within them it reads as under the defaults.
+void check_small_limits(std::string_view xml,
+                        const std::optional<std::vector<polydev::report::CaseResult>>& results) {
+  polydev::report::XmlLimits small;
+  small.nodes = 48;
+  small.attributes_per_element = 4;
+  std::string message;
+  const auto bounded = polydev_fuzz::result_or_rejection<polydev::report::input_error>(
+      [&] { return polydev::report::parse_report_xml(xml, "fuzz.xml", small); },
+      "parse_report_xml under small limits", &message);
+  if (!bounded) {
+    require(message.rfind("fuzz.xml:", 0) == 0, "an input error without the file: " + message);
+    check_shown(message, "\n\t", "an input error");
+    return;
+  }
+  require(results.has_value(), "a report read under small limits but refused under the defaults");
+  require(bounded->size() == results->size(),
+          "a report gives " + std::to_string(bounded->size()) + " results under small limits, " +
+              std::to_string(results->size()) + " under the defaults");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -46,6 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto results = polydev_fuzz::result_or_rejection<polydev::report::input_error>(
       [&] { return polydev::report::parse_report_xml(xml, "fuzz.xml"); }, "parse_report_xml",
       &message);
+  check_small_limits(xml, results);
   if (!results) {
     require(message.rfind("fuzz.xml:", 0) == 0, "an input error without the file: " + message);
     check_shown(message, "\n\t", "an input error");
