@@ -165,7 +165,17 @@ set(results "${WORK}/device_entries/build/polydev_results/fake")
 # An entry is Skipped by its process's exit status, which the entry's environment asks for, never
 # by a rule on its output (which a failing test's message can match).
 set(skip_by_status "\"SKIP_RETURN_CODE\",[ \n]*\"value\" : 77")
-set(asks_for_the_status "\"ENVIRONMENT_MODIFICATION\",[ \n]*\"value\" : \\[ \"POLYDEV_ALL_SKIPPED_EXIT_CODE=set:77\" \\]")
+# (Each regex keeps its brackets balanced: CMake's lists do not split inside brackets.)
+set(asks_for_the_status "\"ENVIRONMENT_MODIFICATION\",[ \n]*\"value\" :[ \n]*\\[[ \n]*\"POLYDEV_ALL_SKIPPED_EXIT_CODE=set:77\",[ \n]*\"POLYDEV_CTEST_ENTRY=set:[a-zA-Z0-9_]+\"[ \n]*\\]")
+# What an entry tells its process it runs, in the same property: its devices, "host" or a
+# placeholder, whatever its command line.
+function(names_its_entry out entry)
+  set(${out} "\"POLYDEV_CTEST_ENTRY=set:${entry}\"\n" PARENT_SCOPE)
+endfunction()
+names_its_entry(entry_cpu_0 opencl_pocl_cpu_0)
+names_its_entry(entry_host host)
+names_its_entry(entry_no_cuda no_cuda_device)
+names_its_entry(entry_pair opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1)
 # expect_no_output_rule(<case>): no entry of the case has a skip rule on its output.
 function(expect_no_output_rule case)
   foreach(name IN LISTS ${case}_names)
@@ -180,7 +190,8 @@ expect_entry(
   device_entries fake/opencl_pocl_cpu_0
   "--gtest_filter=\\*/opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_0\""
   "--gtest_output=xml:${results}/opencl_pocl_cpu_0.xml\"" "\"\\.type\" : \"opencl_pocl_cpu_0\""
-  "${skip_by_status}" "${asks_for_the_status}")
+  "${skip_by_status}" "${asks_for_the_status}" "${entry_cpu_0}")
+expect_entry(device_entries fake/no_cuda_device "${entry_no_cuda}")
 expect_entry(
   device_entries fake/opencl_pocl_cpu_1
   "--gtest_filter=\\*/opencl_pocl_cpu_1:\\*__opencl_pocl_cpu_1\"" "\"\\.type\" : \"opencl_pocl_cpu_1\"")
@@ -189,7 +200,7 @@ expect_entry(device_entries fake/opencl_pocl_gpu_0 "\"DISABLED\"")
 expect_entry(
   device_entries fake/host
   "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*__opencl_\\*:\\*__cuda_\\*:\\*/no_opencl_device:\\*__no_opencl_device:\\*/no_cuda_device:\\*__no_cuda_device:\\*/opencl_selector_error:\\*__opencl_selector_error:\\*/cuda_selector_error:\\*__cuda_selector_error:\\*/polydev_require_devices_error:\\*__polydev_require_devices_error:\\*/too_few_devices:\\*__too_few_devices\""
-  "--gtest_output=xml:${results}/host.xml\"")
+  "--gtest_output=xml:${results}/host.xml\"" "${entry_host}")
 # A device set's entry holds one slot of each of its devices, in one group: CTest runs it beside no
 # entry that holds any of them.
 expect_entry(
@@ -197,7 +208,7 @@ expect_entry(
   "--gtest_filter=\\*/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1:\\*__opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1\""
   # (No 'q' between the two types: no second "requirements", so one group holds both.)
   "\"requirements\" :[^q]*\"opencl_pocl_cpu_0\",[^q]*\"opencl_pocl_cpu_1\","
-  "${skip_by_status}")
+  "${skip_by_status}" "${entry_pair}")
 foreach(unresourced IN ITEMS fake/host fake/opencl_selector_error fake/no_cuda_device
                              fake/no_opencl_device fake/too_few_devices fake/opencl_pocl_cpu_0)
   string(MAKE_C_IDENTIFIER "${unresourced}" id)
@@ -275,7 +286,7 @@ configure(
 read_entries(device_environment)
 expect_entry(
   device_environment fake/opencl_pocl_cpu_0
-  "\"ENVIRONMENT_MODIFICATION\",[ \n]*\"value\" :[ \n]*\\[[ \n]*\"POLYDEV_ALL_SKIPPED_EXIT_CODE=set:77\",[ \n]*\"FOO=set:1\"[ \n]*\\]"
+  "\"ENVIRONMENT_MODIFICATION\",[ \n]*\"value\" :[ \n]*\\[[ \n]*\"POLYDEV_ALL_SKIPPED_EXIT_CODE=set:77\",[ \n]*\"FOO=set:1\",[ \n]*\"POLYDEV_CTEST_ENTRY=set:opencl_pocl_cpu_0\"[ \n]*\\]"
   "${skip_by_status}" "\"LABELS\"[^]]*\"gpu\"")
 
 # The cache variable chooses when the call does not.
@@ -295,8 +306,9 @@ expect_entry(cache_instance OpenCL/Fill/float.Writes/opencl_pocl_cpu_1
              "--gtest_filter=OpenCL/Fill/float.Writes/opencl_pocl_cpu_1\""
              "\"\\.type\" : \"opencl_pocl_cpu_1\"")
 expect_entry(cache_instance OpenCL/Saxpy.Runs/opencl_pocl_cpu_0 "${skip_by_status}"
-             "${asks_for_the_status}")
-expect_entry(cache_instance HostSuite.Works "--gtest_filter=HostSuite.Works\"" "${skip_by_status}")
+             "${asks_for_the_status}" "${entry_cpu_0}")
+expect_entry(cache_instance HostSuite.Works "--gtest_filter=HostSuite.Works\"" "${skip_by_status}"
+             "${entry_host}")
 expect_entry(cache_instance OpenCL/Saxpy.DISABLED_Slow/opencl_pocl_cpu_0 "\"DISABLED\"")
 expect_no_output_rule(cache_instance)
 # TEST_FILTER, an entry per instance's own option, filters the listing.

@@ -54,6 +54,21 @@ struct DeviceShard {
 std::optional<DeviceShard> parse_device_sharding(
     const std::function<std::optional<std::string>(const char* name)>& lookup);
 
+/// What a CTest entry written by `polydev_discover_device_tests` runs, as it tells its process
+/// through `POLYDEV_CTEST_ENTRY` (the variable's name is `kCTestEntryVariable`): the tests that
+/// use no device, a placeholder instance, or the instances of the devices it holds.
+struct CTestEntry {
+  enum class Kind { host, placeholder, devices };
+  Kind kind = Kind::host;
+  std::string name;               ///< the value: "host", the placeholder, or the keys joined
+  std::vector<std::string> keys;  ///< the devices held (kind `devices`), in order
+};
+
+/// Parses a `POLYDEV_CTEST_ENTRY` value: "host", a placeholder's name (polydev/placeholders.hpp),
+/// or one device key or several joined by `kDeviceSetSeparator`.
+/// @throws polydev::selection_error naming the value and the accepted forms.
+CTestEntry parse_ctest_entry(const std::string& value);
+
 /// Everything that decides the selection, read once.
 struct SelectionInputs {
   std::optional<std::string> pyopencl_test;    ///< `PYOPENCL_TEST`
@@ -65,6 +80,9 @@ struct SelectionInputs {
 
   /// The device keys CTest allocated to this process; nothing outside CTest's allocation.
   std::optional<std::vector<std::string>> ctest_allocated_keys;
+  /// What the CTest entry that runs this process says it runs (`POLYDEV_CTEST_ENTRY`, see
+  /// `CTestEntry`); nothing outside polydev's entries.
+  std::optional<CTestEntry> ctest_entry;
   std::optional<DeviceShard> shard;  ///< when `POLYDEV_SHARD_BY=device` splits the run
   /// `POLYDEV_SHARD_BY=device`, even when its shard variables are malformed.
   bool shard_by_device = false;
@@ -88,6 +106,7 @@ const SelectionInputs& process_selection_inputs();
 enum class LeftOutBy {
   selector,          ///< a backend selector, `POLYDEV_DEVICES`, or an invalid selection
   ctest_allocation,  ///< CTest allocated other devices to this process
+  ctest_entry,       ///< the CTest entry that runs this process holds other devices
   shard,             ///< `POLYDEV_SHARD_BY=device` gives the device to another shard
 };
 
@@ -130,10 +149,10 @@ struct DeviceSelection {
   /// The devices of `devices` that `backend` drives, in order.
   std::vector<Device> devices_of(Backend backend) const;
 
-  /// The devices of `backend` that the selectors choose and CTest's allocation leaves to this
-  /// process, in run order, before device shards: what suites over device sets are built from (a
-  /// set's devices all run in the process that runs the set, and `POLYDEV_SHARD_BY=device` deals
-  /// whole sets, not devices).
+  /// The devices of `backend` that the selectors choose and CTest (its allocation, the entry's
+  /// `POLYDEV_CTEST_ENTRY`) leaves to this process, in run order, before device shards: what suites
+  /// over device sets are built from (a set's devices all run in the process that runs the set, and
+  /// `POLYDEV_SHARD_BY=device` deals whole sets, not devices).
   std::vector<Device> chosen_devices(Backend backend) const;
 };
 

@@ -42,6 +42,12 @@ struct ProcessFilter {
       return LeftOutDevice{backend, key, LeftOutBy::ctest_allocation,
                            "CTest allocated other devices to this test (" + join(*allocated) + ")"};
     }
+    const auto& entry = inputs.ctest_entry;
+    if (entry && entry->kind == CTestEntry::Kind::devices &&
+        std::find(entry->keys.begin(), entry->keys.end(), key) == entry->keys.end()) {
+      return LeftOutDevice{backend, key, LeftOutBy::ctest_entry,
+                           "the CTest entry " + entry->name + " holds other devices"};
+    }
     const auto& shard = inputs.shard;
     if (shard && !shard->takes(position)) {
       return LeftOutDevice{backend, key, LeftOutBy::shard,
@@ -56,6 +62,9 @@ struct ProcessFilter {
   // Why a backend whose selected devices all run elsewhere has none here.
   std::string why_none(const char* backend) const {
     std::string reason = std::string("no selected ") + backend + " device runs in this process:";
+    if (inputs.ctest_entry && inputs.ctest_entry->kind == CTestEntry::Kind::devices) {
+      reason += " its CTest entry holds other devices;";
+    }
     if (inputs.ctest_allocated_keys) reason += " CTest allocated other devices to this test;";
     if (inputs.shard) {
       reason += " POLYDEV_SHARD_BY=device gives shard " + std::to_string(inputs.shard->index) +
@@ -91,7 +100,10 @@ std::vector<Device> DeviceSelection::chosen_devices(Backend backend) const {
                                      [&](const Device& candidate) { return candidate.key == key; });
     if (device == all.end()) continue;  // the other backend's
     const LeftOutDevice* elsewhere = find_left_out(key);
-    if (elsewhere != nullptr && elsewhere->by == LeftOutBy::ctest_allocation) continue;
+    if (elsewhere != nullptr &&
+        (elsewhere->by == LeftOutBy::ctest_allocation || elsewhere->by == LeftOutBy::ctest_entry)) {
+      continue;
+    }
     chosen.push_back(*device);
   }
   return chosen;

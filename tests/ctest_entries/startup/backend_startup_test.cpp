@@ -171,6 +171,20 @@ TEST_F(BackendStartup, AnEntryOfTheCudaSuitesInABinaryOfBothBackendsNeverLoadsAn
   EXPECT_EQ(layer_log(), "") << result.output;
 }
 
+// The entry's device reaches the process through POLYDEV_CTEST_ENTRY alone, whatever the command
+// line: no filter, and the process runs that device's instances and starts no other backend.
+TEST_F(BackendStartup, AnEntryNamedByItsVariableAloneRunsItsDeviceAndStartsNoOtherBackend) {
+  const std::string key = first_opencl_key();
+  if (key.empty()) GTEST_SKIP() << "needs an OpenCL device";
+  const ProcessResult result = run({POLYDEV_POLICY_PROBE}, {{"POLYDEV_CTEST_ENTRY", key}});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("[       OK ] OpenCL/OpenCLProbe.CopiesABuffer/" + key),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("[  PASSED  ] 2 tests."), std::string::npos) << result.output;
+  EXPECT_EQ(cuda_initializations(POLYDEV_POLICY_PROBE), "") << result.output;
+}
+
 // The CTest entry of a binary's tests that use no device starts neither backend.
 TEST_F(BackendStartup, TheEntryOfTestsThatUseNoDeviceStartsNoBackend) {
   if (first_opencl_key().empty()) GTEST_SKIP() << "needs an OpenCL device";
@@ -278,6 +292,26 @@ TEST(RunsNoTestOf, ACTestAllocationOfTheOtherBackendsDevices) {
   inputs.ctest_allocated_keys = std::vector<std::string>{};
   EXPECT_EQ(polydev::testing::runs_no_test_of("cuda", "*", inputs),
             "CTest allocated no CUDA device to this test (none)");
+}
+
+TEST(RunsNoTestOf, TheCTestEntrySaysWhatItRuns) {
+  SelectionInputs inputs;
+  inputs.ctest_entry = polydev::parse_ctest_entry("host");
+  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*", inputs),
+            "its CTest entry runs the tests that use no device");
+  EXPECT_TRUE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
+  inputs.ctest_entry = polydev::parse_ctest_entry("opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1");
+  EXPECT_EQ(polydev::testing::runs_no_test_of("cuda", "*", inputs),
+            "its CTest entry opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1 holds no CUDA device");
+  EXPECT_FALSE(polydev::testing::runs_no_test_of("opencl", "*", inputs));
+  inputs.ctest_entry = polydev::parse_ctest_entry("no_cuda_device");
+  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*", inputs),
+            "its CTest entry no_cuda_device runs no OpenCL test");
+  EXPECT_FALSE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
+  // A placeholder of both backends' suites may be of either.
+  inputs.ctest_entry = polydev::parse_ctest_entry("too_few_devices");
+  EXPECT_FALSE(polydev::testing::runs_no_test_of("opencl", "*", inputs));
+  EXPECT_FALSE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
 }
 
 // Whether a process with `filter` and no other input runs no test of `backend`.

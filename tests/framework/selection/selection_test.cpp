@@ -20,6 +20,7 @@ using polydev::DeviceSelection;
 using polydev::LeftOutBy;
 using polydev::SelectionInputs;
 using testing::ElementsAre;
+using testing::HasSubstr;
 using testing::IsEmpty;
 
 // The synthetic machine: OpenCL key_0_0, key_0_1, key_1_0, key_1_1, key_2_0; two CUDA H200s.
@@ -56,6 +57,7 @@ std::string fate(const DeviceSelection& selection, const std::string& key) {
   if (!left_out) return "runs";
   const char* by = left_out->by == LeftOutBy::selector           ? "selector"
                    : left_out->by == LeftOutBy::ctest_allocation ? "ctest"
+                   : left_out->by == LeftOutBy::ctest_entry      ? "entry"
                                                                  : "shard";
   return std::string(by) + ": " + left_out->reason;
 }
@@ -158,6 +160,28 @@ TEST(ProcessSelection, CTestAllocationKeepsItsDevices) {
   EXPECT_EQ(fate(selection, "key_0_0"),
             "ctest: CTest allocated other devices to this test (key_1_0, " + cuda_key(1) + ")");
   EXPECT_EQ(selection.selected_keys.size(), 7u) << "the selectors' choice is kept whole";
+}
+
+TEST(ProcessSelection, TheCTestEntryKeepsTheDevicesItHolds) {
+  SelectionInputs inputs;
+  inputs.ctest_entry = polydev::parse_ctest_entry(cuda_key(1));
+  const DeviceSelection selection = select(inputs);
+  EXPECT_THAT(running_opencl(selection), IsEmpty());
+  EXPECT_THAT(running_cuda(selection), ElementsAre(1));
+  EXPECT_EQ(fate(selection, cuda_key(0)),
+            "entry: the CTest entry " + cuda_key(1) + " holds other devices");
+  EXPECT_EQ(fate(selection, "key_0_0"),
+            "entry: the CTest entry " + cuda_key(1) + " holds other devices");
+  EXPECT_EQ(selection.cuda_error, "");
+  EXPECT_EQ(selection.opencl_no_device_reason,
+            "no selected OpenCL device runs in this process: its CTest entry holds other "
+            "devices.");
+  // A set's entry holds each of its devices; the entry of the tests without a device, none.
+  inputs.ctest_entry = polydev::parse_ctest_entry(cuda_key(1) + "_AND_" + cuda_key(0));
+  EXPECT_THAT(running_cuda(select(inputs)), ElementsAre(0, 1));
+  EXPECT_THAT(select(inputs).chosen_devices(polydev::Backend::cuda).size(), 2u);
+  inputs.ctest_entry = polydev::parse_ctest_entry("host");
+  EXPECT_THAT(running_cuda(select(inputs)), ElementsAre(0, 1)) << "the host entry leaves all";
 }
 
 // The table of one line per device: the line of `key` and the one after it (keys are on the second
@@ -330,6 +354,35 @@ TEST(SelectionInputs, MalformedShardVariablesAreAnErrorStillShardingByDevice) {
   EXPECT_EQ(inputs.process_error,
             "GTEST_SHARD_INDEX='2' is not a shard of 2; expected a number from 0 to 1");
   EXPECT_FALSE(read({{"POLYDEV_SHARD_BY", "test"}}).shard_by_device);
+}
+
+TEST(SelectionInputs, ReadsTheCTestEntryOnce) {
+  const SelectionInputs device = read({{"POLYDEV_CTEST_ENTRY", "opencl_pocl_cpu_0"}});
+  ASSERT_TRUE(device.ctest_entry.has_value());
+  EXPECT_EQ(device.ctest_entry->kind, polydev::CTestEntry::Kind::devices);
+  EXPECT_EQ(device.ctest_entry->keys, std::vector<std::string>{"opencl_pocl_cpu_0"});
+  const SelectionInputs pair =
+      read({{"POLYDEV_CTEST_ENTRY", "opencl_pocl_cpu_0_AND_cuda_nvidia_h200_pci_00_07"}});
+  EXPECT_EQ(pair.ctest_entry->keys,
+            (std::vector<std::string>{"opencl_pocl_cpu_0", "cuda_nvidia_h200_pci_00_07"}));
+  EXPECT_EQ(read({{"POLYDEV_CTEST_ENTRY", "host"}}).ctest_entry->kind,
+            polydev::CTestEntry::Kind::host);
+  EXPECT_EQ(read({{"POLYDEV_CTEST_ENTRY", "no_cuda_device"}}).ctest_entry->kind,
+            polydev::CTestEntry::Kind::placeholder);
+  EXPECT_FALSE(read({}).ctest_entry.has_value());
+  EXPECT_EQ(device.process_error, "");
+}
+
+TEST(SelectionInputs, AMalformedCTestEntryFailsTheProcessSayingWhatIsAccepted) {
+  for (const char* value : {"", "Host", "opencl_pocl_cpu_0_AND_", "gpu_0", "opencl_pocl_CPU_0",
+                            "opencl_a_AND__AND_opencl_b", "opencl_a\x1b[2J"}) {
+    const SelectionInputs inputs = read({{"POLYDEV_CTEST_ENTRY", value}});
+    EXPECT_FALSE(inputs.ctest_entry.has_value()) << value;
+    EXPECT_THAT(inputs.process_error, HasSubstr("POLYDEV_CTEST_ENTRY=")) << value;
+    EXPECT_THAT(inputs.process_error,
+                HasSubstr("expected 'host', a placeholder's name or device keys joined by '_AND_'"))
+        << value;
+  }
 }
 
 // POLYDEV_SHARD_BY= is unset, as an empty PYOPENCL_TEST or POLYDEV_DEVICES is: GoogleTest's own
