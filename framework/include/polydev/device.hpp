@@ -22,6 +22,12 @@ namespace polydev {
 /// The API through which a device is driven.
 enum class Backend { opencl, cuda };
 
+/// A set of backends.
+struct Backends {
+  bool opencl = false;
+  bool cuda = false;
+};
+
 /// "opencl" or "cuda": the word selectors, CTest resources and reports use.
 std::string_view backend_name(Backend backend);
 

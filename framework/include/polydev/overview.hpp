@@ -49,9 +49,12 @@ struct Overview {
 };
 
 /// Builds the overview from inventories, device-setting sources and `POLYDEV_DEVICES` (pure).
+/// A backend not in `enumerated` has no selection and no error: its `*_none_reason` is its
+/// inventory's reason (which says why it was not enumerated).
 Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyopencl_test,
                        cuda::Inventory cuda, cuda::DeviceSources cuda_sources,
-                       std::optional<std::string> polydev_devices = std::nullopt);
+                       std::optional<std::string> polydev_devices = std::nullopt,
+                       Backends enumerated = {true, true});
 
 /// The overview of this process: `process_selection().overview` (selection.hpp).
 const Overview& system_overview();

@@ -121,6 +121,42 @@ struct LeftOutDevice {
   std::string reason;
 };
 
+/// `POLYDEV_REQUIRE_DEVICES`, parsed: the backends that must have a device to run on.
+struct RequiredBackends {
+  bool opencl = false;
+  bool cuda = false;
+  std::string error;  ///< why the value is malformed; empty when it is not
+  bool requires_backend(Backend backend) const {
+    return backend == Backend::opencl ? opencl : cuda;
+  }
+};
+
+/// Parses `POLYDEV_REQUIRE_DEVICES`: backends (`opencl`, `cuda`, any case) separated by ',' or
+/// whitespace; unset, empty or blank requires nothing. A malformed value is kept as `error`.
+RequiredBackends parse_required_backends(const std::optional<std::string>& text);
+
+/// What a stage of the selection leaves one backend: the devices its tests run on, in run order,
+/// or why there are none. Each stage is a pure function from the outcome of the stage before to a
+/// new one; none undoes what an earlier stage decided.
+struct [[nodiscard]] BackendOutcome {
+  enum class Problem {
+    none,                 ///< `devices` run
+    no_device,            ///< nothing to run on, nothing wrong: the backend's instances skip
+    invalid_selection,    ///< a selector, `polydev.yaml`, the driver or the process's inputs are
+                          ///< wrong: the instances fail
+    invalid_requirement,  ///< `POLYDEV_REQUIRE_DEVICES` is malformed: the instances fail
+    required_missing,     ///< `POLYDEV_REQUIRE_DEVICES` requires the backend, which has no device
+  };
+  std::vector<Device> devices;
+  Problem problem = Problem::none;
+  std::string message;  ///< the problem in words (empty exactly when `problem` is `none`)
+  /// Devices a stage left out of `devices` for this process, with the reason.
+  std::vector<LeftOutDevice> left_out;
+
+  /// Whether the backend's instances fail (rather than run or skip).
+  bool fails() const { return problem != Problem::none && problem != Problem::no_device; }
+};
+
 /// The selection of one process.
 struct DeviceSelection {
   /// The inventories and what the selectors (backend selectors, `POLYDEV_DEVICES`, a broken
@@ -131,23 +167,23 @@ struct DeviceSelection {
   /// order in which device shards deal them).
   std::vector<std::string> selected_keys;
 
-  /// The devices that run in this process: OpenCL then CUDA, each backend in run order.
-  std::vector<Device> devices;
-  std::string opencl_error;  ///< the OpenCL selection is invalid (or the process inputs are)
-  std::string cuda_error;
-  /// Why no OpenCL device runs in this process, when none does and there is no error.
-  std::string opencl_no_device_reason;
-  std::string cuda_no_device_reason;
+  /// The devices each backend's tests run on in this process, or why there are none: the
+  /// outcome of the last stage (backend selectors and `POLYDEV_DEVICES`, CTest's allocation and
+  /// entry, the device shard, the process's own inputs, `POLYDEV_REQUIRE_DEVICES`).
+  BackendOutcome opencl;
+  BackendOutcome cuda;
   std::vector<std::string> warnings;  ///< of the backend selections, OpenCL then CUDA
+
+  /// `opencl` or `cuda`.
+  const BackendOutcome& outcome(Backend backend) const {
+    return backend == Backend::opencl ? opencl : cuda;
+  }
 
   /// Every device of both inventories that does not run here, in inventory order.
   std::vector<LeftOutDevice> left_out;
 
   /// The entry of `left_out` with `key`, or null (the device runs, or no device has that key).
   const LeftOutDevice* find_left_out(const std::string& key) const;
-
-  /// The devices of `devices` that `backend` drives, in order.
-  std::vector<Device> devices_of(Backend backend) const;
 
   /// The devices of `backend` that the selectors choose and CTest (its allocation, the entry's
   /// `POLYDEV_CTEST_ENTRY`) leaves to this process, in run order, before device shards: what suites
@@ -156,9 +192,11 @@ struct DeviceSelection {
   std::vector<Device> chosen_devices(Backend backend) const;
 };
 
-/// The selection for `inputs` on these inventories (pure).
+/// The selection for `inputs` on these inventories (pure). A backend not in `enumerated` was not
+/// enumerated by this process: its selector is not applied, and its outcome is `no_device`,
+/// saying so.
 DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory opencl,
-                               cuda::Inventory cuda);
+                               cuda::Inventory cuda, Backends enumerated = {true, true});
 
 /// `select_devices` with `process_selection_inputs()` and the live inventories of both backends,
 /// computed once per process (thread-safe). The `polydev` tool uses it.
@@ -169,12 +207,6 @@ const DeviceSelection& process_selection();
 /// `POLYDEV_SHARD_BY=device` gives it to another shard) is marked `[ skip ]` with "not run here:"
 /// and the reason: what the test main prints.
 std::string format_table(const DeviceSelection& selection);
-
-/// A set of backends.
-struct Backends {
-  bool opencl = false;
-  bool cuda = false;
-};
 
 /// The backends that the selection of the devices of `wanted` needs enumerated: `wanted`, and the
 /// other backend too when its devices take part in choosing: with `POLYDEV_DEVICES` (its clauses

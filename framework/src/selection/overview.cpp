@@ -15,7 +15,7 @@ namespace polydev {
 
 Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyopencl_test,
                        cuda::Inventory cuda, cuda::DeviceSources cuda_sources,
-                       std::optional<std::string> polydev_devices) {
+                       std::optional<std::string> polydev_devices, Backends enumerated) {
   Overview overview;
   overview.opencl = std::move(opencl);
   overview.pyopencl_test = std::move(pyopencl_test);
@@ -23,7 +23,9 @@ Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyop
   overview.cuda_sources = std::move(cuda_sources);
   // A driver that failed while listing is broken, not empty: selecting from what it did list
   // would skip or run a part of the machine as if that were all of it.
-  if (!overview.opencl.failure.empty()) {
+  if (!enumerated.opencl) {
+    overview.opencl_none_reason = overview.opencl.reason;
+  } else if (!overview.opencl.failure.empty()) {
     overview.opencl_error = "the OpenCL backend is broken: " + overview.opencl.failure;
   } else {
     try {
@@ -33,10 +35,14 @@ Overview make_overview(opencl::Inventory opencl, std::optional<std::string> pyop
       overview.opencl_error = failure.what();
     }
   }
-  try {
-    overview.cuda_selection = cuda::select_test_devices(overview.cuda_sources, overview.cuda);
-  } catch (const selection_error& failure) {
-    overview.cuda_error = failure.what();
+  if (!enumerated.cuda) {
+    overview.cuda_none_reason = overview.cuda.reason;
+  } else {
+    try {
+      overview.cuda_selection = cuda::select_test_devices(overview.cuda_sources, overview.cuda);
+    } catch (const selection_error& failure) {
+      overview.cuda_error = failure.what();
+    }
   }
   detail::apply_devices_selector(overview, std::move(polydev_devices));
   return overview;

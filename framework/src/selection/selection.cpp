@@ -83,14 +83,6 @@ const LeftOutDevice* DeviceSelection::find_left_out(const std::string& key) cons
   return found == left_out.end() ? nullptr : &*found;
 }
 
-std::vector<Device> DeviceSelection::devices_of(Backend backend) const {
-  std::vector<Device> of_backend;
-  for (const Device& device : devices) {
-    if (device.backend == backend) of_backend.push_back(device);
-  }
-  return of_backend;
-}
-
 std::vector<Device> DeviceSelection::chosen_devices(Backend backend) const {
   const std::vector<Device> all = backend == Backend::opencl ? polydev::devices_of(overview.opencl)
                                                              : polydev::devices_of(overview.cuda);
@@ -109,79 +101,157 @@ std::vector<Device> DeviceSelection::chosen_devices(Backend backend) const {
   return chosen;
 }
 
+namespace {
+
+using Problem = BackendOutcome::Problem;
+
+BackendOutcome failed(Problem problem, std::string message, BackendOutcome before) {
+  BackendOutcome outcome;
+  outcome.problem = problem;
+  outcome.message = std::move(message);
+  outcome.left_out = std::move(before.left_out);
+  return outcome;
+}
+
+// The devices of `backend` that the overview's selectors chose, in run order.
+std::vector<Device> selected_devices(const Overview& overview, Backend backend) {
+  std::vector<Device> devices;
+  if (backend == Backend::opencl && overview.opencl_selection) {
+    for (const opencl::DevicePosition& at : overview.opencl_selection->devices) {
+      const opencl::DeviceDescriptor described = opencl::describe(overview.opencl, at);
+      devices.push_back(device_of(described.platform, described.device));
+    }
+  }
+  if (backend == Backend::cuda && overview.cuda_selection) {
+    for (int ordinal : overview.cuda_selection->ordinals) {
+      devices.push_back(device_of(overview.cuda.devices.at(static_cast<std::size_t>(ordinal)),
+                                  overview.cuda.driver_version));
+    }
+  }
+  return devices;
+}
+
+// Stage 1: what the backend selector and POLYDEV_DEVICES choose (the overview, where a broken
+// configuration or driver is the backend's error), or why nothing.
+BackendOutcome chosen_by_selectors(const Overview& overview, Backend backend) {
+  const bool is_opencl = backend == Backend::opencl;
+  const std::string& error = is_opencl ? overview.opencl_error : overview.cuda_error;
+  if (!error.empty()) return failed(Problem::invalid_selection, error, {});
+  BackendOutcome outcome;
+  outcome.devices = selected_devices(overview, backend);
+  if (!outcome.devices.empty()) return outcome;
+  const std::string& none = is_opencl ? overview.opencl_none_reason : overview.cuda_none_reason;
+  const std::string& unavailable = is_opencl ? overview.opencl.reason : overview.cuda.reason;
+  std::string message = !none.empty() ? none
+                        : !unavailable.empty()
+                            ? unavailable
+                            : "no " + std::string(backend_label(backend)) + " device is selected";
+  // A CUDA reason names its backend, as the runtime's own words do not.
+  if (!is_opencl && none.empty()) message = "CUDA unavailable: " + message;
+  return failed(Problem::no_device, std::move(message), {});
+}
+
+// Stage 2: CTest's allocation, the CTest entry and the device shard keep the devices that run in
+// this process; device positions count the selectors' choice, OpenCL then CUDA.
+BackendOutcome kept_for_this_process(BackendOutcome chosen, const SelectionInputs& inputs,
+                                     const std::vector<std::string>& selected_keys,
+                                     Backend backend) {
+  if (chosen.problem != Problem::none) return chosen;
+  const ProcessFilter filter{inputs};
+  BackendOutcome kept;
+  for (Device& device : chosen.devices) {
+    const auto at = std::find(selected_keys.begin(), selected_keys.end(), device.key);
+    const auto position = static_cast<std::size_t>(at - selected_keys.begin());
+    if (auto elsewhere = filter.left_out(backend, device.key, position)) {
+      kept.left_out.push_back(std::move(*elsewhere));
+    } else {
+      kept.devices.push_back(std::move(device));
+    }
+  }
+  if (kept.devices.empty()) {
+    return failed(Problem::no_device, filter.why_none(backend_label(backend).data()),
+                  std::move(kept));
+  }
+  return kept;
+}
+
+// Stage 3: the process's own inputs (CTest's allocation, the entry, the shard variables) are
+// readable; malformed, they fail every backend that has no error of its own.
+BackendOutcome with_readable_process_inputs(BackendOutcome outcome, const SelectionInputs& inputs) {
+  if (inputs.process_error.empty() || outcome.problem == Problem::invalid_selection) {
+    return outcome;
+  }
+  return failed(Problem::invalid_selection, inputs.process_error, std::move(outcome));
+}
+
+// Stage 4: POLYDEV_REQUIRE_DEVICES. Malformed, it fails every backend; a backend it requires
+// fails when it has no device.
+BackendOutcome required(BackendOutcome outcome, const RequiredBackends& requirement,
+                        Backend backend) {
+  if (!requirement.error.empty()) {
+    return failed(Problem::invalid_requirement, requirement.error, std::move(outcome));
+  }
+  if (outcome.problem != Problem::no_device || !requirement.requires_backend(backend)) {
+    return outcome;
+  }
+  // (Read before the outcome is moved: the order of arguments is not given.)
+  std::string message = "POLYDEV_REQUIRE_DEVICES requires " + std::string(backend_label(backend)) +
+                        ", but " + outcome.message;
+  return failed(Problem::required_missing, std::move(message), std::move(outcome));
+}
+
+// The outcome of every stage for one backend, in order.
+BackendOutcome select_backend(const Overview& overview, const SelectionInputs& inputs,
+                              const std::vector<std::string>& selected_keys, Backend backend) {
+  return required(
+      with_readable_process_inputs(kept_for_this_process(chosen_by_selectors(overview, backend),
+                                                         inputs, selected_keys, backend),
+                                   inputs),
+      parse_required_backends(inputs.require_devices), backend);
+}
+
+}  // namespace
+
 DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory opencl,
-                               cuda::Inventory cuda) {
+                               cuda::Inventory cuda, Backends enumerated) {
   DeviceSelection result;
   result.overview =
       with_config_error(make_overview(std::move(opencl), inputs.pyopencl_test, std::move(cuda),
-                                      inputs.cuda_sources, inputs.polydev_devices),
+                                      inputs.cuda_sources, inputs.polydev_devices, enumerated),
                         inputs.config_error);
   const Overview& overview = result.overview;
-  const ProcessFilter filter{inputs};
-  std::size_t position = 0;  // over OpenCL then CUDA, so that device shards deal both backends
-
-  const std::vector<opencl::DevicePosition> no_positions;
-  const auto& opencl_selected =
-      overview.opencl_selection ? overview.opencl_selection->devices : no_positions;
-  if (overview.opencl_selection) {
-    result.warnings = overview.opencl_selection->warnings;
+  for (const Backend backend : {Backend::opencl, Backend::cuda}) {
+    for (const Device& device : selected_devices(overview, backend)) {
+      result.selected_keys.push_back(device.key);
+    }
   }
+  // Every device of the inventories that the selectors leave out, with the table's words.
   for (const opencl::PlatformInfo& platform : overview.opencl.platforms) {
     for (const opencl::DeviceInfo& device : platform.devices) {
-      const opencl::DevicePosition at{platform.index, device.index};
-      if (std::find(opencl_selected.begin(), opencl_selected.end(), at) == opencl_selected.end()) {
+      if (std::find(result.selected_keys.begin(), result.selected_keys.end(), device.key) ==
+          result.selected_keys.end()) {
         result.left_out.push_back({Backend::opencl, device.key, LeftOutBy::selector,
                                    device_standing(overview, device.key).left_out});
       }
     }
   }
-  for (const opencl::DevicePosition& at : opencl_selected) {
-    const std::string& key = opencl::describe(overview.opencl, at).device.key;
-    result.selected_keys.push_back(key);
-    if (auto elsewhere = filter.left_out(Backend::opencl, key, position++)) {
-      result.left_out.push_back(std::move(*elsewhere));
-    } else {
-      const opencl::DeviceDescriptor described = opencl::describe(overview.opencl, at);
-      result.devices.push_back(device_of(described.platform, described.device));
-    }
-  }
-  result.opencl_error =
-      overview.opencl_error.empty() ? inputs.process_error : overview.opencl_error;
-  const std::size_t opencl_running = result.devices.size();
-  if (opencl_running == 0) {
-    result.opencl_no_device_reason =
-        !opencl_selected.empty() ? filter.why_none("OpenCL") : overview.opencl_none_reason;
-  }
-
-  const std::vector<int> no_ordinals;
-  const auto& cuda_selected =
-      overview.cuda_selection ? overview.cuda_selection->ordinals : no_ordinals;
-  if (overview.cuda_selection) {
-    result.warnings.insert(result.warnings.end(), overview.cuda_selection->warnings.begin(),
-                           overview.cuda_selection->warnings.end());
-  }
+  result.opencl = select_backend(overview, inputs, result.selected_keys, Backend::opencl);
+  result.left_out.insert(result.left_out.end(), result.opencl.left_out.begin(),
+                         result.opencl.left_out.end());
   for (const cuda::DeviceInfo& device : overview.cuda.devices) {
-    if (std::find(cuda_selected.begin(), cuda_selected.end(), device.ordinal) ==
-        cuda_selected.end()) {
+    if (std::find(result.selected_keys.begin(), result.selected_keys.end(), device.key) ==
+        result.selected_keys.end()) {
       result.left_out.push_back({Backend::cuda, device.key, LeftOutBy::selector,
                                  device_standing(overview, device.key).left_out});
     }
   }
-  for (int ordinal : cuda_selected) {
-    const std::string& key = overview.cuda.devices.at(static_cast<std::size_t>(ordinal)).key;
-    result.selected_keys.push_back(key);
-    if (auto elsewhere = filter.left_out(Backend::cuda, key, position++)) {
-      result.left_out.push_back(std::move(*elsewhere));
-    } else {
-      result.devices.push_back(
-          device_of(overview.cuda.devices.at(static_cast<std::size_t>(ordinal)),
-                    overview.cuda.driver_version));
-    }
-  }
-  result.cuda_error = overview.cuda_error.empty() ? inputs.process_error : overview.cuda_error;
-  if (result.devices.size() == opencl_running) {
-    result.cuda_no_device_reason =
-        !cuda_selected.empty() ? filter.why_none("CUDA") : overview.cuda_none_reason;
+  result.cuda = select_backend(overview, inputs, result.selected_keys, Backend::cuda);
+  result.left_out.insert(result.left_out.end(), result.cuda.left_out.begin(),
+                         result.cuda.left_out.end());
+  if (overview.opencl_selection) result.warnings = overview.opencl_selection->warnings;
+  if (overview.cuda_selection) {
+    result.warnings.insert(result.warnings.end(), overview.cuda_selection->warnings.begin(),
+                           overview.cuda_selection->warnings.end());
   }
   return result;
 }
@@ -216,34 +286,11 @@ cuda::Inventory unenumerated_cuda() {
   return inventory;
 }
 
-// The selection with the backends of `enumerate` only; the other's selector is not applied to
-// an inventory that was never read.
+// The selection with the backends of `enumerate` only: the other's inventory is never read.
 DeviceSelection select_enumerated(const SelectionInputs& inputs, Backends enumerate) {
-  DeviceSelection selection =
-      select_devices(inputs, enumerate.opencl ? opencl::system_inventory() : unenumerated_opencl(),
-                     enumerate.cuda ? cuda::system_inventory() : unenumerated_cuda());
-  Overview& overview = selection.overview;
-  if (!enumerate.opencl) {
-    overview.opencl_selection.reset();
-    overview.opencl_error.clear();
-    overview.opencl_none_reason = kOpenCLNotEnumerated;
-    selection.opencl_error.clear();
-    selection.opencl_no_device_reason = kOpenCLNotEnumerated;
-  }
-  if (!enumerate.cuda) {
-    overview.cuda_selection.reset();
-    overview.cuda_error.clear();
-    overview.cuda_none_reason = kCudaNotEnumerated;
-    selection.cuda_error.clear();
-    selection.cuda_no_device_reason = kCudaNotEnumerated;
-  }
-  selection.warnings.clear();
-  if (overview.opencl_selection) selection.warnings = overview.opencl_selection->warnings;
-  if (overview.cuda_selection) {
-    selection.warnings.insert(selection.warnings.end(), overview.cuda_selection->warnings.begin(),
-                              overview.cuda_selection->warnings.end());
-  }
-  return selection;
+  return select_devices(inputs,
+                        enumerate.opencl ? opencl::system_inventory() : unenumerated_opencl(),
+                        enumerate.cuda ? cuda::system_inventory() : unenumerated_cuda(), enumerate);
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ std::string cuda_key(int ordinal) {
 
 std::vector<std::string> running_opencl(const DeviceSelection& selection) {
   std::vector<std::string> keys;
-  for (const polydev::Device& device : selection.devices_of(polydev::Backend::opencl)) {
+  for (const polydev::Device& device : selection.opencl.devices) {
     keys.push_back("key_" + std::to_string(device.opencl_position.platform) + "_" +
                    std::to_string(device.opencl_position.device));
   }
@@ -45,10 +45,20 @@ std::vector<std::string> running_opencl(const DeviceSelection& selection) {
 
 std::vector<int> running_cuda(const DeviceSelection& selection) {
   std::vector<int> ordinals;
-  for (const polydev::Device& device : selection.devices_of(polydev::Backend::cuda)) {
+  for (const polydev::Device& device : selection.cuda.devices) {
     ordinals.push_back(device.cuda_ordinal);
   }
   return ordinals;
+}
+
+// The backend's error: the message of an outcome whose instances fail; empty otherwise.
+std::string error_of(const polydev::BackendOutcome& outcome) {
+  return outcome.fails() ? outcome.message : "";
+}
+
+// Why the backend has no device to run on, when nothing is wrong; empty otherwise.
+std::string no_device_reason_of(const polydev::BackendOutcome& outcome) {
+  return outcome.problem == polydev::BackendOutcome::Problem::no_device ? outcome.message : "";
 }
 
 // Which input left a device out, and why; "runs" when it runs here.
@@ -70,9 +80,9 @@ TEST(ProcessSelection, NoInputRunsEveryDeviceOpenCLThenCuda) {
   EXPECT_THAT(selection.selected_keys, ElementsAre("key_0_0", "key_0_1", "key_1_0", "key_1_1",
                                                    "key_2_0", cuda_key(0), cuda_key(1)));
   EXPECT_THAT(selection.left_out, IsEmpty());
-  EXPECT_EQ(selection.opencl_error, "");
-  EXPECT_EQ(selection.cuda_error, "");
-  EXPECT_EQ(selection.opencl_no_device_reason, "");
+  EXPECT_EQ(error_of(selection.opencl), "");
+  EXPECT_EQ(error_of(selection.cuda), "");
+  EXPECT_EQ(no_device_reason_of(selection.opencl), "");
 }
 
 TEST(ProcessSelection, BackendSelectorsLeaveDevicesOutWithTheirNames) {
@@ -94,8 +104,8 @@ TEST(ProcessSelection, AnInvalidSelectorIsTheBackendsErrorAndLeavesEveryDeviceOu
   inputs.pyopencl_test = "9:0";
   const DeviceSelection selection = select(inputs);
   EXPECT_THAT(running_opencl(selection), IsEmpty());
-  EXPECT_NE(selection.opencl_error, "");
-  EXPECT_EQ(selection.cuda_error, "");
+  EXPECT_NE(error_of(selection.opencl), "");
+  EXPECT_EQ(error_of(selection.cuda), "");
   EXPECT_THAT(running_cuda(selection), ElementsAre(0, 1));
   EXPECT_EQ(fate(selection, "key_0_0"), "selector: the selector is invalid");
 }
@@ -106,9 +116,9 @@ TEST(ProcessSelection, PolydevDevicesNarrowsTheBackendSelection) {
   const DeviceSelection selection = select(inputs);
   EXPECT_THAT(running_opencl(selection), IsEmpty());
   EXPECT_THAT(running_cuda(selection), ElementsAre(0, 1));
-  EXPECT_EQ(selection.opencl_error, "");
-  EXPECT_EQ(selection.opencl_no_device_reason, selection.overview.opencl_none_reason);
-  EXPECT_NE(selection.opencl_no_device_reason, "");
+  EXPECT_EQ(error_of(selection.opencl), "");
+  EXPECT_EQ(no_device_reason_of(selection.opencl), selection.overview.opencl_none_reason);
+  EXPECT_NE(no_device_reason_of(selection.opencl), "");
   EXPECT_EQ(fate(selection, "key_0_0").rfind("selector: POLYDEV_DEVICES ", 0), 0u)
       << fate(selection, "key_0_0");
   EXPECT_TRUE(selection.selected_keys.size() == 2u);
@@ -118,8 +128,8 @@ TEST(ProcessSelection, ABrokenConfigurationFailsBothBackends) {
   SelectionInputs inputs;
   inputs.config_error = "polydev.yaml:1:1: broken";
   const DeviceSelection selection = select(inputs);
-  EXPECT_EQ(selection.opencl_error, inputs.config_error);
-  EXPECT_EQ(selection.cuda_error, inputs.config_error);
+  EXPECT_EQ(error_of(selection.opencl), inputs.config_error);
+  EXPECT_EQ(error_of(selection.cuda), inputs.config_error);
   EXPECT_THAT(running_opencl(selection), IsEmpty());
   EXPECT_THAT(running_cuda(selection), IsEmpty());
   EXPECT_THAT(selection.selected_keys, IsEmpty());
@@ -133,9 +143,9 @@ TEST(ProcessSelection, AnOpenCLListingFailureFailsTheBackendInsteadOfSkipping) {
   broken.reason = broken.failure;
   const DeviceSelection selection =
       polydev::select_devices({}, broken, polydev_test::synthetic_cuda_inventory());
-  EXPECT_EQ(selection.opencl_error, "the OpenCL backend is broken: " + broken.failure);
+  EXPECT_EQ(error_of(selection.opencl), "the OpenCL backend is broken: " + broken.failure);
   EXPECT_THAT(running_opencl(selection), IsEmpty());
-  EXPECT_EQ(selection.cuda_error, "");
+  EXPECT_EQ(error_of(selection.cuda), "");
   EXPECT_THAT(running_cuda(selection), ElementsAre(0, 1));
 }
 
@@ -147,7 +157,7 @@ TEST(ProcessSelection, AFailedPlatformFailsTheBackendThoughOthersListedDevices) 
   inputs.pyopencl_test = "0:0";
   const DeviceSelection selection =
       polydev::select_devices(inputs, inventory, polydev_test::synthetic_cuda_inventory());
-  EXPECT_EQ(selection.opencl_error, "the OpenCL backend is broken: " + inventory.failure);
+  EXPECT_EQ(error_of(selection.opencl), "the OpenCL backend is broken: " + inventory.failure);
   EXPECT_THAT(running_opencl(selection), IsEmpty());
 }
 
@@ -162,6 +172,24 @@ TEST(ProcessSelection, CTestAllocationKeepsItsDevices) {
   EXPECT_EQ(selection.selected_keys.size(), 7u) << "the selectors' choice is kept whole";
 }
 
+TEST(ProcessSelection, ARequiredBackendWithoutDevicesFailsSayingWhyItHasNone) {
+  SelectionInputs inputs;
+  inputs.require_devices = "cuda";
+  const DeviceSelection selection =
+      polydev::select_devices(inputs, polydev_test::synthetic_opencl_inventory(),
+                              polydev_test::unavailable_cuda_inventory());
+  EXPECT_EQ(selection.cuda.problem, polydev::BackendOutcome::Problem::required_missing);
+  EXPECT_EQ(selection.cuda.message,
+            "POLYDEV_REQUIRE_DEVICES requires CUDA, but CUDA unavailable: " +
+                polydev_test::unavailable_cuda_inventory().reason);
+  EXPECT_EQ(selection.opencl.problem, polydev::BackendOutcome::Problem::none);
+  inputs.require_devices = "opencl,,cuda";
+  const DeviceSelection malformed = select(inputs);
+  EXPECT_EQ(malformed.opencl.problem, polydev::BackendOutcome::Problem::invalid_requirement);
+  EXPECT_THAT(malformed.opencl.devices, IsEmpty()) << "a failing backend runs nothing";
+  EXPECT_TRUE(malformed.cuda.fails());
+}
+
 TEST(ProcessSelection, TheCTestEntryKeepsTheDevicesItHolds) {
   SelectionInputs inputs;
   inputs.ctest_entry = polydev::parse_ctest_entry(cuda_key(1));
@@ -172,8 +200,8 @@ TEST(ProcessSelection, TheCTestEntryKeepsTheDevicesItHolds) {
             "entry: the CTest entry " + cuda_key(1) + " holds other devices");
   EXPECT_EQ(fate(selection, "key_0_0"),
             "entry: the CTest entry " + cuda_key(1) + " holds other devices");
-  EXPECT_EQ(selection.cuda_error, "");
-  EXPECT_EQ(selection.opencl_no_device_reason,
+  EXPECT_EQ(error_of(selection.cuda), "");
+  EXPECT_EQ(no_device_reason_of(selection.opencl),
             "no selected OpenCL device runs in this process: its CTest entry holds other "
             "devices.");
   // A set's entry holds each of its devices; the entry of the tests without a device, none.
@@ -228,10 +256,10 @@ TEST(ProcessSelection, CTestAllocationOfAnotherBackendLeavesNoneWithTheReason) {
   inputs.ctest_allocated_keys = std::vector<std::string>{cuda_key(0)};
   const DeviceSelection selection = select(inputs);
   EXPECT_THAT(running_opencl(selection), IsEmpty());
-  EXPECT_EQ(selection.opencl_no_device_reason,
+  EXPECT_EQ(no_device_reason_of(selection.opencl),
             "no selected OpenCL device runs in this process: CTest allocated other devices to "
             "this test.");
-  EXPECT_EQ(selection.cuda_no_device_reason, "");
+  EXPECT_EQ(no_device_reason_of(selection.cuda), "");
 }
 
 TEST(ProcessSelection, DeviceShardsDealOpenCLThenCudaRoundRobin) {
@@ -247,7 +275,7 @@ TEST(ProcessSelection, DeviceShardsDealOpenCLThenCudaRoundRobin) {
   EXPECT_EQ(fate(selection, cuda_key(1)),
             "shard: POLYDEV_SHARD_BY=device gives it to shard 0 of 3, and this is shard 1 "
             "(GTEST_SHARD_INDEX)");
-  EXPECT_EQ(selection.cuda_no_device_reason,
+  EXPECT_EQ(no_device_reason_of(selection.cuda),
             "no selected CUDA device runs in this process: POLYDEV_SHARD_BY=device gives shard 1 "
             "of 3 other devices.");
 }
@@ -270,7 +298,7 @@ TEST(ProcessSelection, EveryFilterCombinedInOrder) {
       0u)
       << fate(selection, cuda_key(0));
   EXPECT_EQ(fate(selection, cuda_key(1)).rfind("ctest: ", 0), 0u) << fate(selection, cuda_key(1));
-  EXPECT_EQ(selection.cuda_no_device_reason,
+  EXPECT_EQ(no_device_reason_of(selection.cuda),
             "no selected CUDA device runs in this process: CTest allocated other devices to this "
             "test; POLYDEV_SHARD_BY=device gives shard 0 of 2 other devices.");
   EXPECT_EQ(selection.left_out.size(), 6u);
@@ -281,8 +309,8 @@ TEST(ProcessSelection, MalformedProcessVariablesFailBothBackendsUnlessTheyHaveTh
   inputs.pyopencl_test = "9:0";
   inputs.process_error = "GTEST_SHARD_INDEX='x' is not a shard of 2";
   const DeviceSelection selection = select(inputs);
-  EXPECT_NE(selection.opencl_error, inputs.process_error);
-  EXPECT_EQ(selection.cuda_error, inputs.process_error);
+  EXPECT_NE(error_of(selection.opencl), inputs.process_error);
+  EXPECT_EQ(error_of(selection.cuda), inputs.process_error);
 }
 
 TEST(ProcessSelection, WarningsOfBothBackendsOpenCLFirst) {
