@@ -32,8 +32,13 @@ constexpr const char* kCharacterizeUsage =
     "  32x32 array. CUDA devices: PyCUDA's DeviceData attributes, read from the device.\n"
     "  --json: a list with one object per device, keyed by the function and attribute names.\n";
 
+}  // namespace
+
 // Any number of device keys is read, so that two of them get the message below.
-const CommandSyntax kSyntax{kCharacterizeUsage, {{"--json"}}, static_cast<std::size_t>(-1)};
+const CommandSyntax kCharacterizeSyntax{
+    kCharacterizeUsage, {{"--json"}}, static_cast<std::size_t>(-1)};
+
+namespace {
 
 // The array why_not_local_access_conflict_free is evaluated on: a 32x32 tile of 4-byte words,
 // the case that shows whether a column walk conflicts on the device's banks.
@@ -421,12 +426,7 @@ std::string known_keys(const Overview& overview) {
 
 }  // namespace
 
-int characterize_command(const Arguments& arguments) {
-  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
-  if (parsed.help) {
-    std::cout << kCharacterizeUsage;
-    return 0;
-  }
+int characterize_command(const ParsedArguments& parsed) {
   const bool json = parsed.has("--json");
   if (parsed.positionals.size() > 1) {
     return usage_error("characterize",

@@ -1,9 +1,10 @@
 #pragma once
 
-// The subcommands of the `polydev` tool. Each takes the arguments after its name and returns the
-// exit status: 0 on success, 2 for bad usage or a malformed or non-matching selector, 1 for other
-// failures. Each prints its own usage errors (see `usage_error`); main.cpp checks, after the
-// command returned, that everything it printed reached stdout (status 1 otherwise).
+// The subcommands of the `polydev` tool. Each has a syntax, by which main.cpp reads the arguments
+// after its name (and answers --help with its usage), and a function that runs it on them and
+// returns the exit status: 0 on success, 2 for bad usage or a malformed or non-matching selector,
+// 1 for other failures. Each prints its own usage errors (see `usage_error`); main.cpp checks,
+// after the command returned, that everything it printed reached stdout (status 1 otherwise).
 //
 // The rules every command's options follow live here (`parse_arguments`), not in the commands.
 
@@ -68,10 +69,16 @@ ParsedArguments parse_arguments(const Arguments& arguments, const CommandSyntax&
 /// returns false (the caller then exits with 2, so that a script never mistakes it for a result).
 bool report_selection_problems();
 
-int devices_command(const Arguments& arguments);
-int resource_spec_command(const Arguments& arguments);
-int report_command(const Arguments& arguments);
-int characterize_command(const Arguments& arguments);
-int occupancy_command(const Arguments& arguments);
+extern const CommandSyntax kDevicesSyntax;
+extern const CommandSyntax kResourceSpecSyntax;
+extern const CommandSyntax kReportSyntax;
+extern const CommandSyntax kCharacterizeSyntax;
+extern const CommandSyntax kOccupancySyntax;
+
+int devices_command(const ParsedArguments& parsed);
+int resource_spec_command(const ParsedArguments& parsed);
+int report_command(const ParsedArguments& parsed);
+int characterize_command(const ParsedArguments& parsed);
+int occupancy_command(const ParsedArguments& parsed);
 
 }  // namespace polydev::tool

@@ -21,7 +21,11 @@ constexpr const char* kDevicesUsage =
     "             and the variables that bind this process to some devices (a scheduler's\n"
     "             CUDA_VISIBLE_DEVICES: Slurm's GPU binding)\n";
 
-const CommandSyntax kSyntax{kDevicesUsage, {{"--json"}, {"--explain"}}};
+}  // namespace
+
+const CommandSyntax kDevicesSyntax{kDevicesUsage, {{"--json"}, {"--explain"}}};
+
+namespace {
 
 // What hides devices from the inventories before any selector: the variables through which a
 // scheduler (Slurm's GPU binding, `srun --gpus-per-task`) or a person binds a process to some of
@@ -76,12 +80,7 @@ bool report_selection_problems() {
   return overview.opencl_error.empty() && overview.cuda_error.empty();
 }
 
-int devices_command(const Arguments& arguments) {
-  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
-  if (parsed.help) {
-    std::cout << kDevicesUsage;
-    return 0;
-  }
+int devices_command(const ParsedArguments& parsed) {
   const bool json = parsed.has("--json");
   const bool explain = parsed.has("--explain");
   if (json && explain) {

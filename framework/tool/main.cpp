@@ -20,24 +20,25 @@ namespace {
 struct Command {
   const char* name;
   const char* summary;
-  int (*run)(const Arguments&);
+  const CommandSyntax* syntax;
+  int (*run)(const ParsedArguments&);
 };
 
 // One line per subcommand.
-constexpr Command kCommands[] = {
+const Command kCommands[] = {
     {"devices", "[--json | --explain]  every OpenCL and CUDA device and what the selectors choose",
-     devices_command},
+     &kDevicesSyntax, devices_command},
     {"resource-spec", "[--slots N] [--output FILE]  CTest resource spec of the selected devices",
-     resource_spec_command},
+     &kResourceSpecSyntax, resource_spec_command},
     {"report",
      "[--html OUT.html [--source-url URL [--source-root DIR]]] [--json] [--strict] FILE|DIR...\n"
      "      GoogleTest XML or CTest's JUnit file as test x device",
-     report_command},
+     &kReportSyntax, report_command},
     {"characterize", "[DEVICE_KEY] [--json]  pyopencl.characterize's values of each device",
-     characterize_command},
+     &kCharacterizeSyntax, characterize_command},
     {"occupancy",
      "--threads N [--regs R] [--smem S] [--device KEY | --cc X.Y] [--json]  blocks per SM",
-     occupancy_command},
+     &kOccupancySyntax, occupancy_command},
 };
 
 void print_usage(std::ostream& out) {
@@ -122,7 +123,13 @@ int run(int argc, char** argv) {
   for (const auto& command : kCommands) {
     if (name != command.name) continue;
     try {
-      return command.run(Arguments(argv + 2, argv + argc));
+      const ParsedArguments parsed =
+          parse_arguments(Arguments(argv + 2, argv + argc), *command.syntax);
+      if (parsed.help) {
+        std::cout << command.syntax->usage;
+        return 0;
+      }
+      return command.run(parsed);
     } catch (const usage_failure& failure) {
       return usage_error(name, failure.what(), failure.usage());
     } catch (const std::exception& failure) {

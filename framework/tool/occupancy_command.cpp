@@ -38,13 +38,17 @@ constexpr const char* kOccupancyUsage =
     "                  (default: the first device that CUDA_DEVICE or ~/.cuda_device selects)\n"
     "  --json          one JSON object with tb_per_mp, limited_by, warps_per_mp, occupancy\n";
 
-const CommandSyntax kSyntax{kOccupancyUsage,
-                            {{"--threads", "a value"},
-                             {"--regs", "a value"},
-                             {"--smem", "a value"},
-                             {"--device", "a device key"},
-                             {"--cc", "a compute capability X.Y"},
-                             {"--json"}}};
+}  // namespace
+
+const CommandSyntax kOccupancySyntax{kOccupancyUsage,
+                                     {{"--threads", "a value"},
+                                      {"--regs", "a value"},
+                                      {"--smem", "a value"},
+                                      {"--device", "a device key"},
+                                      {"--cc", "a compute capability X.Y"},
+                                      {"--json"}}};
+
+namespace {
 
 struct Options {
   std::optional<int> threads;
@@ -212,12 +216,7 @@ void print_text(const Options& options, const Target& target, const cuda::Occupa
 
 }  // namespace
 
-int occupancy_command(const Arguments& arguments) {
-  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
-  if (parsed.help) {
-    std::cout << kOccupancyUsage;
-    return 0;
-  }
+int occupancy_command(const ParsedArguments& parsed) {
   const Options options = parse(parsed);
   const Target target = resolve(options);
   std::optional<cuda::OccupancyRecord> record;

@@ -44,15 +44,15 @@ constexpr const char* kReportUsage =
     "  exit status: 0 no failure, 1 a failure (or no results at all), 2 no report (bad usage,\n"
     "  a file that cannot be read or is not a report)\n";
 
-const CommandSyntax kSyntax{kReportUsage,
-                            {{"--html", "a file name"},
-                             {"--source-url", "a URL"},
-                             {"--source-root", "a folder"},
-                             {"--json"},
-                             {"--strict"}},
-                            static_cast<std::size_t>(-1)};
-
 }  // namespace
+
+const CommandSyntax kReportSyntax{kReportUsage,
+                                  {{"--html", "a file name"},
+                                   {"--source-url", "a URL"},
+                                   {"--source-root", "a folder"},
+                                   {"--json"},
+                                   {"--strict"}},
+                                  static_cast<std::size_t>(-1)};
 
 #if defined(POLYDEV_TOOL_WITH_REPORT)
 
@@ -108,12 +108,7 @@ report::SourceLinks source_links(const ParsedArguments& parsed) {
 
 }  // namespace
 
-int report_command(const Arguments& arguments) {
-  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
-  if (parsed.help) {
-    std::cout << kReportUsage;
-    return 0;
-  }
+int report_command(const ParsedArguments& parsed) {
   const std::optional<std::string> html = parsed.value("--html");
   const bool json = parsed.has("--json");
   const bool strict = parsed.has("--strict");
@@ -184,11 +179,7 @@ int report_command(const Arguments& arguments) {
 
 #else
 
-int report_command(const Arguments& arguments) {
-  if (parse_arguments(arguments, kSyntax).help) {
-    std::cout << kReportUsage;
-    return 0;
-  }
+int report_command(const ParsedArguments& /*parsed*/) {
   std::cerr << "polydev report: this polydev was built without tinyxml2, which reads GoogleTest "
                "and CTest XML; install it (Debian: libtinyxml2-dev) and configure polydev again\n";
   return 2;

@@ -22,9 +22,13 @@ constexpr const char* kResourceSpecUsage =
     "  error is then a warning (what CTest entries of polydev_discover_device_tests read, so that\n"
     "  an entry whose device the selection leaves out runs and says why)\n";
 
-const CommandSyntax kSyntax{
+}  // namespace
+
+const CommandSyntax kResourceSpecSyntax{
     kResourceSpecUsage,
     {{"--slots", "a number from 1 to 9999"}, {"--every-device"}, {"--output", "a file name"}}};
+
+namespace {
 
 // The keys of every device of both inventories, OpenCL then CUDA, in inventory order.
 std::vector<std::string> every_device_key(const Overview& overview) {
@@ -38,12 +42,7 @@ std::vector<std::string> every_device_key(const Overview& overview) {
 
 }  // namespace
 
-int resource_spec_command(const Arguments& arguments) {
-  const ParsedArguments parsed = parse_arguments(arguments, kSyntax);
-  if (parsed.help) {
-    std::cout << kResourceSpecUsage;
-    return 0;
-  }
+int resource_spec_command(const ParsedArguments& parsed) {
   unsigned slots = 1;
   if (const auto text = parsed.value("--slots")) {
     if (text->size() > 4 || text->find_first_not_of("0123456789") != text->npos ||
