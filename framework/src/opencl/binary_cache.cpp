@@ -28,15 +28,6 @@ namespace {
 // of 15 KB made every warning 15 KB), but not at a value's 80 bytes, which real cache paths pass.
 std::string quoted_path(const std::string& path) { return detail::quote(path, 1024); }
 
-void append_field(std::string& key, const char* name, const std::string& value) {
-  key += name;
-  key += ' ';
-  key += std::to_string(value.size());
-  key += ':';
-  key += value;
-  key += '\n';
-}
-
 // A name no other writer uses at the same time, in this process or another.
 std::string temporary_suffix() {
   static std::atomic<std::uint64_t> counter{0};
@@ -101,18 +92,19 @@ std::string ProgramBinaryCache::key(const cl::Device& device, const std::string&
         "clGetDeviceInfo(CL_DEVICE_PLATFORM)");
   const cl::Platform platform(platform_id);
   std::string key;
-  append_field(key, "platform", platform.getInfo<CL_PLATFORM_NAME>());
-  append_field(key, "platform-version", platform.getInfo<CL_PLATFORM_VERSION>());
-  append_field(key, "device", device.getInfo<CL_DEVICE_NAME>());
-  append_field(key, "vendor", device.getInfo<CL_DEVICE_VENDOR>());
-  append_field(key, "device-version", device.getInfo<CL_DEVICE_VERSION>());
-  append_field(key, "driver-version", device.getInfo<CL_DRIVER_VERSION>());
-  append_field(key, "address-bits", std::to_string(device.getInfo<CL_DEVICE_ADDRESS_BITS>()));
-  append_field(key, "options", options);
-  append_field(key, "source", source);
+  detail::append_key_field(key, "platform", platform.getInfo<CL_PLATFORM_NAME>());
+  detail::append_key_field(key, "platform-version", platform.getInfo<CL_PLATFORM_VERSION>());
+  detail::append_key_field(key, "device", device.getInfo<CL_DEVICE_NAME>());
+  detail::append_key_field(key, "vendor", device.getInfo<CL_DEVICE_VENDOR>());
+  detail::append_key_field(key, "device-version", device.getInfo<CL_DEVICE_VERSION>());
+  detail::append_key_field(key, "driver-version", device.getInfo<CL_DRIVER_VERSION>());
+  detail::append_key_field(key, "address-bits",
+                           std::to_string(device.getInfo<CL_DEVICE_ADDRESS_BITS>()));
+  detail::append_key_field(key, "options", options);
+  detail::append_key_field(key, "source", source);
   // Only with includes: the keys of programs without any stay those of earlier polydev versions,
   // whose files remain valid.
-  if (!included.empty()) append_field(key, "included", included);
+  if (!included.empty()) detail::append_key_field(key, "included", included);
   return key;
 }
 

@@ -35,6 +35,18 @@ inline std::uint64_t fnv1a_64(std::string_view bytes,
   return hash;
 }
 
+/// Appends one field to a cache key, as `<name> <bytes>:<value>\n`: with the size in front, no
+/// value can pass for the end of its field and the start of another. The keys of both program
+/// caches, and the part that included files add to them, are made of such fields.
+inline void append_key_field(std::string& key, std::string_view name, std::string_view value) {
+  key += name;
+  key += ' ';
+  key += std::to_string(value.size());
+  key += ':';
+  key += value;
+  key += '\n';
+}
+
 inline std::string encode_program_cache_entry(std::string_view key, std::string_view binary) {
   static const char kHex[] = "0123456789abcdef";
   std::uint64_t checksum = fnv1a_64(binary, fnv1a_64(key));

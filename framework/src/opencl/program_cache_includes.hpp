@@ -21,6 +21,7 @@
 
 #include "io/printable.hpp"
 #include "io/regular_file.hpp"
+#include "opencl/program_cache_entry.hpp"
 #include "polydev/opencl/program_cache.hpp"
 
 namespace polydev::opencl::detail {
@@ -310,8 +311,8 @@ class IncludeResolver {
       visited_.insert(path);
       bytes_ += content->size();
       result.files.push_back(path);
-      append_field(result.key, "file", path);
-      append_field(result.key, "content", *content);
+      polydev::detail::append_key_field(result.key, "file", path);
+      polydev::detail::append_key_field(result.key, "content", *content);
       follow_text(*content, std::filesystem::path(path).parent_path(),
                   polydev::detail::quote(path, 200), depth + 1, result);
       if (!result.problem.empty()) return;
@@ -335,15 +336,6 @@ class IncludeResolver {
     std::filesystem::path resolved = std::filesystem::weakly_canonical(path, failure);
     if (failure) resolved = std::filesystem::absolute(path, failure).lexically_normal();
     return resolved.string();
-  }
-
-  static void append_field(std::string& key, const char* name, const std::string& value) {
-    key += name;
-    key += ' ';
-    key += std::to_string(value.size());
-    key += ':';
-    key += value;
-    key += '\n';
   }
 
   IncludeOptions options_;
