@@ -25,28 +25,15 @@ void JsonWriter::separate() {
   }
 }
 
-JsonWriter& JsonWriter::begin_object() {
+JsonWriter& JsonWriter::open(char bracket) {
   separate();
-  out_ += '{';
+  out_ += bracket;
   first_in_scope_.push_back(true);
   return *this;
 }
 
-JsonWriter& JsonWriter::end_object() {
-  out_ += '}';
-  first_in_scope_.pop_back();
-  return *this;
-}
-
-JsonWriter& JsonWriter::begin_array() {
-  separate();
-  out_ += '[';
-  first_in_scope_.push_back(true);
-  return *this;
-}
-
-JsonWriter& JsonWriter::end_array() {
-  out_ += ']';
+JsonWriter& JsonWriter::close(char bracket) {
+  out_ += bracket;
   first_in_scope_.pop_back();
   return *this;
 }

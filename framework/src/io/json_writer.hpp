@@ -14,10 +14,10 @@ namespace polydev::detail {
 
 class JsonWriter {
  public:
-  JsonWriter& begin_object();
-  JsonWriter& end_object();
-  JsonWriter& begin_array();
-  JsonWriter& end_array();
+  JsonWriter& begin_object() { return open('{'); }
+  JsonWriter& end_object() { return close('}'); }
+  JsonWriter& begin_array() { return open('['); }
+  JsonWriter& end_array() { return close(']'); }
   JsonWriter& key(std::string_view name);
   JsonWriter& value(std::string_view text);
   JsonWriter& value(const char* text) { return value(std::string_view(text)); }
@@ -28,6 +28,9 @@ class JsonWriter {
 
  private:
   void separate();
+  // Starts or ends an object or array: `bracket` is its brace or square bracket.
+  JsonWriter& open(char bracket);
+  JsonWriter& close(char bracket);
   std::string out_;
   std::vector<bool> first_in_scope_;
   bool after_key_ = false;
