@@ -223,17 +223,21 @@ void XmlReader::check_text_only(const XMLElement& element) const {
   }
 }
 
+void XmlReader::check_property(const XMLElement& element) const {
+  if (!is(element, "property")) {
+    fail(element.GetLineNum(),
+         "unexpected <" + shown(element.Name()) + "> in <properties>; expected <property>");
+  }
+  check_text_only(element);
+}
+
 std::map<std::string, std::string> XmlReader::properties(const XMLElement& testcase) const {
   std::map<std::string, std::string> found;
   for (const XMLElement* list = testcase.FirstChildElement("properties"); list;
        list = list->NextSiblingElement("properties")) {
     for (const XMLElement* property = list->FirstChildElement(); property;
          property = property->NextSiblingElement()) {
-      if (!is(*property, "property")) {
-        fail(property->GetLineNum(),
-             "unexpected <" + shown(property->Name()) + "> in <properties>; expected <property>");
-      }
-      check_text_only(*property);
+      check_property(*property);
       const char* name = property->Attribute("name");
       const char* value = property->Attribute("value");
       if (!name || !value) {
@@ -270,11 +274,7 @@ std::vector<const XMLElement*> XmlReader::testcases(const XMLElement& suite) con
     if (is(*element, "properties")) {
       for (const XMLElement* property = element->FirstChildElement(); property;
            property = property->NextSiblingElement()) {
-        if (!is(*property, "property")) {
-          fail(property->GetLineNum(),
-               "unexpected <" + shown(property->Name()) + "> in <properties>; expected <property>");
-        }
-        check_text_only(*property);
+        check_property(*property);
       }
       continue;
     }

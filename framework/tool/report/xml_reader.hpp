@@ -42,6 +42,9 @@ class XmlReader {
   /// its writer puts text there, and an element may be a failure the reader would not see.
   void check_text_only(const tinyxml2::XMLElement& element) const;
 
+  /// Refuses a child of <properties> that is not a <property> holding text only.
+  void check_property(const tinyxml2::XMLElement& element) const;
+
   /// The `<property>` elements of a test case's `<properties>` (RecordProperty, cmake_labels).
   std::map<std::string, std::string> properties(const tinyxml2::XMLElement& testcase) const;
 
