@@ -4,7 +4,6 @@
 /// PyCUDA's `PageLockedMemoryPool`: pooled page-locked host memory, handed out as raw blocks or as
 /// typed, shaped arrays (`allocate(shape, dtype, order)`) that own their memory.
 
-#include <array>
 #include <cstddef>
 #include <memory>
 #include <stdexcept>
@@ -45,8 +44,9 @@ inline constexpr DType<T> dtype{};
 
 /// A typed, shaped view of page-locked memory that owns it (as NumPy's array owns its `.base`):
 /// the memory goes back to its pool when the array is destroyed or `free()`d. Move-only.
+/// `size()`, `ndim()`, `shape()`, `strides()`, `order()` and `layout()` come from `ShapedArray`.
 template <typename T>
-class HostArray {
+class HostArray : public pools::detail::ShapedArray {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
                 "HostArray elements must be trivially copyable (they are uninitialized bytes)");
 
@@ -54,33 +54,19 @@ class HostArray {
   /// The view of `allocation` with `layout` (which must fit in it, with `layout.itemsize` equal to
   /// `sizeof(T)`). Normally made by `PageLockedMemoryPool::allocate`.
   HostArray(PooledHostAllocation allocation, ArrayLayout layout)
-      : allocation_(std::move(allocation)), layout_(std::move(layout)) {}
+      : ShapedArray(std::move(layout)), allocation_(std::move(allocation)) {}
 
   /// The first element. The memory is uninitialized when the array is made.
   T* data() const noexcept { return static_cast<T*>(allocation_.ptr()); }
 
-  /// Number of elements (1 for a 0-d array).
-  std::size_t size() const noexcept { return layout_.elements; }
   /// Bytes of the elements (the block may be larger).
   std::size_t nbytes() const noexcept { return layout_.bytes; }
-  /// Number of dimensions.
-  std::size_t ndim() const noexcept { return layout_.shape.size(); }
-  /// Extent of each dimension.
-  const std::vector<std::size_t>& shape() const noexcept { return layout_.shape; }
-  /// Bytes between neighbours along each dimension.
-  const std::vector<std::size_t>& strides() const noexcept { return layout_.strides; }
-  /// Element order.
-  Order order() const noexcept { return layout_.order; }
-  /// Shape, strides, sizes and order together.
-  const ArrayLayout& layout() const noexcept { return layout_; }
 
   /// The element at `index...` (one index per dimension, none for 0-d).
   /// @throws std::out_of_range for a wrong number of indices or an index beyond its extent.
   template <typename... Index>
   T& at(Index... index) const {
-    const std::array<std::size_t, sizeof...(Index)> indices{static_cast<std::size_t>(index)...};
-    const std::size_t offset =
-        pools::element_offset(layout_, indices.data(), indices.size(), "HostArray::at");
+    const std::size_t offset = offset_of("HostArray::at", index...);
     return *reinterpret_cast<T*>(static_cast<unsigned char*>(allocation_.ptr()) + offset);
   }
 
@@ -93,7 +79,6 @@ class HostArray {
 
  private:
   PooledHostAllocation allocation_;
-  ArrayLayout layout_;
 };
 
 /// A pool of page-locked host memory (PyCUDA's `PageLockedMemoryPool`). `allocate(size)` gives a

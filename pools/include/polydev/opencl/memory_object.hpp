@@ -10,7 +10,6 @@
 /// object is mapped (`map_buffer`, `map_image`) and after a blocking read, as OpenCL specifies.
 
 #include <CL/opencl.hpp>
-#include <array>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -33,28 +32,17 @@ std::optional<HostSpan> hostbuf(const cl::Memory& memory);
 
 /// A typed, shaped view of host memory that it does not own: what PyOpenCL's `get_host_array`
 /// gives as a NumPy array. Valid while that memory lives.
+/// `size()`, `ndim()`, `shape()`, `strides()`, `order()` and `layout()` come from `ShapedArray`.
 template <typename T>
-class HostArrayRef {
+class HostArrayRef : public pools::detail::ShapedArray {
  public:
   /// The array of `layout` at `data` (no check: `get_host_array` makes checked ones).
-  HostArrayRef(T* data, ArrayLayout layout) : data_(data), layout_(std::move(layout)) {}
+  HostArrayRef(T* data, ArrayLayout layout) : ShapedArray(std::move(layout)), data_(data) {}
 
   /// The first element.
   T* data() const noexcept { return data_; }
-  /// Number of elements (1 for a 0-d array).
-  std::size_t size() const noexcept { return layout_.elements; }
   /// Bytes of the elements.
   std::size_t nbytes() const noexcept { return layout_.bytes; }
-  /// Number of dimensions.
-  std::size_t ndim() const noexcept { return layout_.shape.size(); }
-  /// Extent of each dimension.
-  const std::vector<std::size_t>& shape() const noexcept { return layout_.shape; }
-  /// Bytes between neighbours along each dimension.
-  const std::vector<std::size_t>& strides() const noexcept { return layout_.strides; }
-  /// Element order.
-  Order order() const noexcept { return layout_.order; }
-  /// Shape, strides, sizes and order together.
-  const ArrayLayout& layout() const noexcept { return layout_; }
   /// The elements in memory order.
   T* begin() const noexcept { return data_; }
   /// One past the last element in memory order.
@@ -64,15 +52,12 @@ class HostArrayRef {
   /// @throws std::out_of_range for a wrong number of indices or an index beyond its extent.
   template <typename... Index>
   T& at(Index... index) const {
-    const std::array<std::size_t, sizeof...(Index)> indices{static_cast<std::size_t>(index)...};
-    const std::size_t offset =
-        pools::element_offset(layout_, indices.data(), indices.size(), "HostArrayRef::at");
+    const std::size_t offset = offset_of("HostArrayRef::at", index...);
     return *reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(data_) + offset);
   }
 
  private:
   T* data_;
-  ArrayLayout layout_;
 };
 
 namespace detail {

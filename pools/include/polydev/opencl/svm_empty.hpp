@@ -55,8 +55,9 @@ void require_live_model(bool valid, const char* who);
 /// It has `SVMAllocation`'s release and queue binding. Once released (by `release()`,
 /// `enqueue_release()` or a move) it is empty: no memory, no shape, `valid()` false; releasing,
 /// binding or using it again throws.
+/// `size()`, `ndim()`, `shape()`, `strides()`, `order()` and `layout()` come from `ShapedArray`.
 template <typename T>
-class SVMArray {
+class SVMArray : public pools::detail::ShapedArray {
  public:
   using value_type = T;
 
@@ -67,7 +68,7 @@ class SVMArray {
   /// @throws std::invalid_argument when `layout.itemsize` is not `sizeof(T)`, or the allocation is
   /// released, smaller than `layout.bytes` or not aligned for `T`.
   SVMArray(SVMAllocation allocation, ArrayLayout layout)
-      : allocation_(std::move(allocation)), layout_(std::move(layout)) {
+      : ShapedArray(std::move(layout)), allocation_(std::move(allocation)) {
     if (layout_.itemsize != sizeof(T)) {
       throw std::invalid_argument("SVMArray: the layout's elements have " +
                                   std::to_string(layout_.itemsize) + " bytes, the type's " +
@@ -89,8 +90,8 @@ class SVMArray {
   }
 
   SVMArray(SVMArray&& other) noexcept
-      : allocation_(std::move(other.allocation_)),
-        layout_(std::exchange(other.layout_, ArrayLayout{})) {}
+      : ShapedArray(std::exchange(other.layout_, ArrayLayout{})),
+        allocation_(std::move(other.allocation_)) {}
   SVMArray& operator=(SVMArray&& other) noexcept {
     if (this != &other) {
       allocation_ = std::move(other.allocation_);
@@ -104,20 +105,8 @@ class SVMArray {
 
   /// The elements; null for an array of no elements and once released.
   T* data() const noexcept { return static_cast<T*>(allocation_.ptr()); }
-  /// The number of elements (1 for a 0-d array); 0 once released.
-  std::size_t size() const noexcept { return layout_.elements; }
   /// The bytes of the elements; 0 once released.
   std::size_t bytes() const noexcept { return layout_.bytes; }
-  /// The number of dimensions.
-  std::size_t ndim() const noexcept { return layout_.shape.size(); }
-  /// The extent of each dimension; empty for a 0-d array and once released.
-  const std::vector<std::size_t>& shape() const noexcept { return layout_.shape; }
-  /// The bytes between neighbours along each dimension (NumPy's strides).
-  const std::vector<std::size_t>& strides() const noexcept { return layout_.strides; }
-  /// The element order it was made with.
-  Order order() const noexcept { return layout_.order; }
-  /// Shape, strides, order and sizes together.
-  const ArrayLayout& layout() const noexcept { return layout_; }
 
   /// True until released (or moved from).
   bool valid() const noexcept { return allocation_.valid(); }
@@ -191,7 +180,6 @@ class SVMArray {
   }
 
   SVMAllocation allocation_;
-  ArrayLayout layout_;
 };
 
 namespace detail {
