@@ -6,6 +6,7 @@
 #include "image_checks.hpp"
 #include "operations_support.hpp"
 #include "polydev/error.hpp"
+#include "polydev/opencl/array_layout.hpp"
 #include "polydev/opencl/error.hpp"
 
 namespace polydev::opencl {
@@ -218,20 +219,20 @@ AnyImage image_from_array(const cl::Context& context, const HostArrayView& array
   std::vector<std::size_t> shape = array.shape;
   if (components == 1 && channels > 1) {
     if (shape.empty() || shape.back() != channels) {
-      throw error(std::string(who) + ": shape " + detail::shape_text(array.shape) + " with " +
+      throw error(std::string(who) + ": shape " + describe_shape(array.shape) + " with " +
                   std::to_string(channels) + " channels; the last extent must be the " +
                   "channel count (e.g. (h, w, " + std::to_string(channels) + "))");
     }
     shape.pop_back();
   }
   if (shape.empty() || shape.size() > 3) {
-    throw error(std::string(who) + ": shape " + detail::shape_text(array.shape) + " with " +
+    throw error(std::string(who) + ": shape " + describe_shape(array.shape) + " with " +
                 std::to_string(channels) + " channel(s) leaves " + std::to_string(shape.size()) +
                 " image dimensions; images have 1, 2 or 3");
   }
   for (std::size_t extent : shape) {
     if (extent == 0) {
-      throw error(std::string(who) + ": shape " + detail::shape_text(array.shape) +
+      throw error(std::string(who) + ": shape " + describe_shape(array.shape) +
                   " has an extent of 0; images hold at least one pixel");
     }
   }
@@ -262,7 +263,7 @@ AnyImage image_from_array(const cl::Context& context, const HostArrayView& array
                                const_cast<void*>(array.data), &status);
   check(status, "clCreateImage",
         std::string(detail::image_type_name(type)) + " image of shape " +
-            detail::shape_text(array.shape));
+            describe_shape(array.shape));
   if (type == CL_MEM_OBJECT_IMAGE1D) return cl::Image1D(image);
   if (type == CL_MEM_OBJECT_IMAGE2D) return cl::Image2D(image);
   return cl::Image3D(image);

@@ -65,15 +65,6 @@ const char* image_type_name(cl_mem_object_type type) noexcept {
   }
 }
 
-std::string shape_text(const std::vector<std::size_t>& shape) {
-  std::string text = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i != 0) text += ", ";
-    text += std::to_string(shape[i]);
-  }
-  return text + (shape.size() == 1 ? ",)" : ")");
-}
-
 void require_extents(const cl::Context& context, cl_mem_object_type type,
                      const std::array<std::size_t, 3>& extent, const char* who) {
   const std::vector<Limit> limits = limits_of(type);

@@ -6,8 +6,6 @@
 #include <CL/opencl.hpp>
 #include <array>
 #include <cstddef>
-#include <string>
-#include <vector>
 
 #include "polydev/opencl/image_format.hpp"
 
@@ -15,9 +13,6 @@ namespace polydev::opencl::detail {
 
 // "1-D", "1-D buffer", "1-D array", "2-D", "2-D array", "3-D"; "other" for anything else.
 const char* image_type_name(cl_mem_object_type type) noexcept;
-
-// "(4, 3)", "(5,)" (Python's tuple text).
-std::string shape_text(const std::vector<std::size_t>& shape);
 
 // @throws polydev::error "<who>: extent N along x is more than CL_DEVICE_IMAGE2D_MAX_WIDTH (M) of
 // device 'D'" (or the array size against CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, a 1-D buffer image's

@@ -5,6 +5,7 @@
 #include "image_checks.hpp"
 #include "operations_support.hpp"
 #include "polydev/error.hpp"
+#include "polydev/opencl/array_layout.hpp"
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/image.hpp"
 
@@ -20,13 +21,13 @@ constexpr const char* who = "create_image";
 
 cl_mem_object_type kind_of(const std::vector<std::size_t>& shape, bool is_array, bool on_buffer) {
   if (shape.empty() || shape.size() > 3) {
-    fail("shape " + detail::shape_text(shape) + " has " + std::to_string(shape.size()) +
+    fail("shape " + describe_shape(shape) + " has " + std::to_string(shape.size()) +
          " extents; images have 1 to 3, x first: (w,), (w, h), (w, h, d), or with is_array "
          "(w, n) and (w, h, n)");
   }
   for (std::size_t extent : shape) {
     if (extent == 0) {
-      fail("shape " + detail::shape_text(shape) +
+      fail("shape " + describe_shape(shape) +
            " has an extent of 0; images hold at least one pixel");
     }
   }
@@ -34,13 +35,13 @@ cl_mem_object_type kind_of(const std::vector<std::size_t>& shape, bool is_array,
     fail("buffer and is_array together; an image on a buffer is a single 1-D image");
   }
   if (on_buffer && shape.size() != 1) {
-    fail("buffer with shape " + detail::shape_text(shape) +
+    fail("buffer with shape " + describe_shape(shape) +
          "; only 1-D images (shape (w,)) live on a buffer");
   }
   switch (shape.size()) {
     case 1:
       if (is_array) {
-        fail("is_array with shape " + detail::shape_text(shape) +
+        fail("is_array with shape " + describe_shape(shape) +
              "; an array of 1-D images has shape (w, n), one of 2-D images (w, h, n)");
       }
       return on_buffer ? CL_MEM_OBJECT_IMAGE1D_BUFFER : CL_MEM_OBJECT_IMAGE1D;
@@ -201,7 +202,7 @@ AnyImage create_image(const cl::Context& context, cl_mem_flags flags, const Imag
 
   HostLayout layout;
   if (!pitches.empty() && !hostbuf) {
-    fail("pitches " + detail::shape_text(pitches) +
+    fail("pitches " + describe_shape(pitches) +
          " without hostbuf; pitches describe host memory, and OpenCL takes none without it");
   }
   if (pitches.size() > shape.size() - 1) {
@@ -216,7 +217,7 @@ AnyImage create_image(const cl::Context& context, cl_mem_flags flags, const Imag
     layout = host_layout(type, shape, pitches, itemsize_of(format));
     if (hostbuf->size < layout.bytes) {
       fail("hostbuf holds " + std::to_string(hostbuf->size) + " bytes; the " +
-           detail::image_type_name(type) + " image of shape " + detail::shape_text(shape) + " in " +
+           detail::image_type_name(type) + " image of shape " + describe_shape(shape) + " in " +
            to_string(format) + " with these pitches needs " + std::to_string(layout.bytes) +
            " (buffer too small)");
     }
@@ -256,8 +257,8 @@ AnyImage create_image(const cl::Context& context, cl_mem_flags flags, const Imag
   cl_mem image = clCreateImage(context(), flags, &raw, &desc,
                                hostbuf ? const_cast<void*>(hostbuf->data) : nullptr, &status);
   check(status, "clCreateImage",
-        std::string(detail::image_type_name(type)) + " image of shape " +
-            detail::shape_text(shape) + " in " + to_string(format));
+        std::string(detail::image_type_name(type)) + " image of shape " + describe_shape(shape) +
+            " in " + to_string(format));
   return wrap(image, type);
 }
 
