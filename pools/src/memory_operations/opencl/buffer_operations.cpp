@@ -31,10 +31,6 @@ detail::ResolvedRectSide resolve(const RectSide& side, const RectRegion& region,
   }
 }
 
-bool empty(const RectRegion& region) noexcept {
-  return region[0] == 0 || region[1] == 0 || region[2] == 0;
-}
-
 void check_host(const void* host, const char* who) {
   if (host == nullptr) throw error(std::string(who) + ": the host pointer is null");
 }
@@ -67,20 +63,14 @@ cl::Event enqueue_read_buffer_rect(const cl::CommandQueue& queue, void* destinat
                                    const RectRegion& region, bool blocking,
                                    const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_read_buffer_rect";
-  if (empty(region)) return detail::enqueue_marker(queue, wait_for, blocking, who);
+  if (detail::empty_box(region)) return detail::enqueue_marker(queue, wait_for, blocking, who);
   check_host(destination, who);
   const detail::ResolvedRectSide host =
       resolve(destination_side, region, destination_bytes, who, "host");
   const detail::ResolvedRectSide buffer =
       resolve(source_side, region, source.size(), who, "buffer");
-  const detail::WaitList waits(wait_for);
-  cl::Event done;
-  check(clEnqueueReadBufferRect(queue(), source.buffer()(), blocking ? CL_TRUE : CL_FALSE,
-                                buffer.origin.data(), host.origin.data(), region.data(),
-                                buffer.row_pitch, buffer.slice_pitch, host.row_pitch,
-                                host.slice_pitch, destination, waits.size(), waits.data(), &done()),
-        "clEnqueueReadBufferRect");
-  return done;
+  return detail::enqueue_read_rect(queue, source.buffer(), buffer, destination, host, region,
+                                   blocking, wait_for);
 }
 
 cl::Event enqueue_write_buffer_rect(const cl::CommandQueue& queue, const BufferSpan& destination,
@@ -89,19 +79,13 @@ cl::Event enqueue_write_buffer_rect(const cl::CommandQueue& queue, const BufferS
                                     const RectRegion& region, bool blocking,
                                     const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_write_buffer_rect";
-  if (empty(region)) return detail::enqueue_marker(queue, wait_for, blocking, who);
+  if (detail::empty_box(region)) return detail::enqueue_marker(queue, wait_for, blocking, who);
   check_host(source, who);
   const detail::ResolvedRectSide host = resolve(source_side, region, source_bytes, who, "host");
   const detail::ResolvedRectSide buffer =
       resolve(destination_side, region, destination.size(), who, "buffer");
-  const detail::WaitList waits(wait_for);
-  cl::Event done;
-  check(clEnqueueWriteBufferRect(queue(), destination.buffer()(), blocking ? CL_TRUE : CL_FALSE,
-                                 buffer.origin.data(), host.origin.data(), region.data(),
-                                 buffer.row_pitch, buffer.slice_pitch, host.row_pitch,
-                                 host.slice_pitch, source, waits.size(), waits.data(), &done()),
-        "clEnqueueWriteBufferRect");
-  return done;
+  return detail::enqueue_write_rect(queue, destination.buffer(), buffer, source, host, region,
+                                    blocking, wait_for);
 }
 
 cl::Event enqueue_copy_buffer_rect(const cl::CommandQueue& queue, const BufferSpan& destination,
@@ -109,18 +93,12 @@ cl::Event enqueue_copy_buffer_rect(const cl::CommandQueue& queue, const BufferSp
                                    const RectSide& source_side, const RectRegion& region,
                                    const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_copy_buffer_rect";
-  if (empty(region)) return detail::enqueue_marker(queue, wait_for, false, who);
+  if (detail::empty_box(region)) return detail::enqueue_marker(queue, wait_for, false, who);
   const detail::ResolvedRectSide to =
       resolve(destination_side, region, destination.size(), who, "destination");
   const detail::ResolvedRectSide from = resolve(source_side, region, source.size(), who, "source");
-  const detail::WaitList waits(wait_for);
-  cl::Event done;
-  check(clEnqueueCopyBufferRect(queue(), source.buffer()(), destination.buffer()(),
-                                from.origin.data(), to.origin.data(), region.data(), from.row_pitch,
-                                from.slice_pitch, to.row_pitch, to.slice_pitch, waits.size(),
-                                waits.data(), &done()),
-        "clEnqueueCopyBufferRect");
-  return done;
+  return detail::enqueue_copy_rect(queue, source.buffer(), from, destination.buffer(), to, region,
+                                   wait_for);
 }
 
 cl::Event enqueue_fill_buffer(const cl::CommandQueue& queue, const BufferSpan& destination,

@@ -15,10 +15,6 @@ namespace {
 
 cl_bool blocking_flag(bool is_blocking) noexcept { return is_blocking ? CL_TRUE : CL_FALSE; }
 
-bool empty(const RectRegion& region) noexcept {
-  return region[0] == 0 || region[1] == 0 || region[2] == 0;
-}
-
 void require_offset(std::size_t offset, std::size_t available, const char* who, const char* name,
                     const char* target) {
   if (offset > available) {
@@ -84,20 +80,14 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const HostSpan& dest, cons
                        const RectRegion& region, bool is_blocking,
                        const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_copy (buffer -> host, rectangular)";
-  if (empty(region)) return detail::enqueue_marker(queue, wait_for, is_blocking, who);
+  if (detail::empty_box(region)) return detail::enqueue_marker(queue, wait_for, is_blocking, who);
   detail::require_pointer(dest.data(), dest.size(), who, "dest");
   const detail::ResolvedRectSide buffer =
       detail::resolve_rect_side(buffer_side, region, src.size(), who, "buffer side (src)");
   const detail::ResolvedRectSide host =
       detail::resolve_rect_side(host_side, region, dest.size(), who, "host side (dest)");
-  const detail::WaitList waits(wait_for);
-  cl::Event done;
-  check(clEnqueueReadBufferRect(queue(), src.buffer()(), blocking_flag(is_blocking),
-                                buffer.origin.data(), host.origin.data(), region.data(),
-                                buffer.row_pitch, buffer.slice_pitch, host.row_pitch,
-                                host.slice_pitch, dest.data(), waits.size(), waits.data(), &done()),
-        "clEnqueueReadBufferRect");
-  return done;
+  return detail::enqueue_read_rect(queue, src.buffer(), buffer, dest.data(), host, region,
+                                   is_blocking, wait_for);
 }
 
 cl::Event enqueue_copy(const cl::CommandQueue& queue, const BufferSpan& dest,
@@ -105,20 +95,14 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const BufferSpan& dest,
                        const RectSide& host_side, const RectRegion& region, bool is_blocking,
                        const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_copy (host -> buffer, rectangular)";
-  if (empty(region)) return detail::enqueue_marker(queue, wait_for, is_blocking, who);
+  if (detail::empty_box(region)) return detail::enqueue_marker(queue, wait_for, is_blocking, who);
   detail::require_pointer(src.data(), src.size(), who, "src");
   const detail::ResolvedRectSide buffer =
       detail::resolve_rect_side(buffer_side, region, dest.size(), who, "buffer side (dest)");
   const detail::ResolvedRectSide host =
       detail::resolve_rect_side(host_side, region, src.size(), who, "host side (src)");
-  const detail::WaitList waits(wait_for);
-  cl::Event done;
-  check(clEnqueueWriteBufferRect(queue(), dest.buffer()(), blocking_flag(is_blocking),
-                                 buffer.origin.data(), host.origin.data(), region.data(),
-                                 buffer.row_pitch, buffer.slice_pitch, host.row_pitch,
-                                 host.slice_pitch, src.data(), waits.size(), waits.data(), &done()),
-        "clEnqueueWriteBufferRect");
-  return done;
+  return detail::enqueue_write_rect(queue, dest.buffer(), buffer, src.data(), host, region,
+                                    is_blocking, wait_for);
 }
 
 cl::Event enqueue_copy(const cl::CommandQueue& queue, const BufferSpan& dest, const BufferSpan& src,
@@ -147,18 +131,12 @@ cl::Event enqueue_copy(const cl::CommandQueue& queue, const BufferSpan& dest, co
                        const RectSide& src_side, const RectSide& dst_side, const RectRegion& region,
                        const std::vector<cl::Event>& wait_for) {
   constexpr const char* who = "enqueue_copy (buffer -> buffer, rectangular)";
-  if (empty(region)) return detail::enqueue_marker(queue, wait_for, false, who);
+  if (detail::empty_box(region)) return detail::enqueue_marker(queue, wait_for, false, who);
   const detail::ResolvedRectSide from =
       detail::resolve_rect_side(src_side, region, src.size(), who, "src side");
   const detail::ResolvedRectSide to =
       detail::resolve_rect_side(dst_side, region, dest.size(), who, "dst side");
-  const detail::WaitList waits(wait_for);
-  cl::Event done;
-  check(clEnqueueCopyBufferRect(queue(), src.buffer()(), dest.buffer()(), from.origin.data(),
-                                to.origin.data(), region.data(), from.row_pitch, from.slice_pitch,
-                                to.row_pitch, to.slice_pitch, waits.size(), waits.data(), &done()),
-        "clEnqueueCopyBufferRect");
-  return done;
+  return detail::enqueue_copy_rect(queue, src.buffer(), from, dest.buffer(), to, region, wait_for);
 }
 
 }  // namespace polydev::opencl

@@ -131,6 +131,51 @@ void require_range(std::size_t offset, std::size_t bytes, std::size_t available,
                           " + bytes must be at most " + std::to_string(available));
 }
 
+bool empty_box(const RectRegion& region) noexcept {
+  return region[0] == 0 || region[1] == 0 || region[2] == 0;
+}
+
+cl::Event enqueue_read_rect(const cl::CommandQueue& queue, const cl::Buffer& buffer,
+                            const ResolvedRectSide& buffer_side, void* host,
+                            const ResolvedRectSide& host_side, const RectRegion& region,
+                            bool blocking, const std::vector<cl::Event>& wait_for) {
+  const WaitList waits(wait_for);
+  cl::Event done;
+  check(clEnqueueReadBufferRect(queue(), buffer(), blocking ? CL_TRUE : CL_FALSE,
+                                buffer_side.origin.data(), host_side.origin.data(), region.data(),
+                                buffer_side.row_pitch, buffer_side.slice_pitch, host_side.row_pitch,
+                                host_side.slice_pitch, host, waits.size(), waits.data(), &done()),
+        "clEnqueueReadBufferRect");
+  return done;
+}
+
+cl::Event enqueue_write_rect(const cl::CommandQueue& queue, const cl::Buffer& buffer,
+                             const ResolvedRectSide& buffer_side, const void* host,
+                             const ResolvedRectSide& host_side, const RectRegion& region,
+                             bool blocking, const std::vector<cl::Event>& wait_for) {
+  const WaitList waits(wait_for);
+  cl::Event done;
+  check(clEnqueueWriteBufferRect(
+            queue(), buffer(), blocking ? CL_TRUE : CL_FALSE, buffer_side.origin.data(),
+            host_side.origin.data(), region.data(), buffer_side.row_pitch, buffer_side.slice_pitch,
+            host_side.row_pitch, host_side.slice_pitch, host, waits.size(), waits.data(), &done()),
+        "clEnqueueWriteBufferRect");
+  return done;
+}
+
+cl::Event enqueue_copy_rect(const cl::CommandQueue& queue, const cl::Buffer& source,
+                            const ResolvedRectSide& from, const cl::Buffer& destination,
+                            const ResolvedRectSide& to, const RectRegion& region,
+                            const std::vector<cl::Event>& wait_for) {
+  const WaitList waits(wait_for);
+  cl::Event done;
+  check(clEnqueueCopyBufferRect(queue(), source(), destination(), from.origin.data(),
+                                to.origin.data(), region.data(), from.row_pitch, from.slice_pitch,
+                                to.row_pitch, to.slice_pitch, waits.size(), waits.data(), &done()),
+        "clEnqueueCopyBufferRect");
+  return done;
+}
+
 void require_pointer(const void* data, std::size_t bytes, const char* who, const char* name) {
   if (data == nullptr && bytes != 0) {
     throw std::invalid_argument(std::string(who) + ": " + name + " is a null pointer with " +

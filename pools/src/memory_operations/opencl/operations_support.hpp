@@ -74,6 +74,27 @@ struct ResolvedRectSide {
 ResolvedRectSide resolve_rect_side(const RectSide& side, const RectRegion& region,
                                    std::size_t available, const char* who, const char* name);
 
+// True when the box `region` holds no byte (an extent is 0): a rectangular transfer of it only
+// enqueues a marker.
+bool empty_box(const RectRegion& region) noexcept;
+
+// clEnqueueReadBufferRect (buffer -> host), clEnqueueWriteBufferRect (host -> buffer) and
+// clEnqueueCopyBufferRect (buffer `from` -> buffer `to`) of the box `region` between sides that
+// resolve_rect_side resolved and checked, after `wait_for`; the reads and writes waited for when
+// `blocking`. @throws polydev::backend_error when OpenCL fails.
+cl::Event enqueue_read_rect(const cl::CommandQueue& queue, const cl::Buffer& buffer,
+                            const ResolvedRectSide& buffer_side, void* host,
+                            const ResolvedRectSide& host_side, const RectRegion& region,
+                            bool blocking, const std::vector<cl::Event>& wait_for);
+cl::Event enqueue_write_rect(const cl::CommandQueue& queue, const cl::Buffer& buffer,
+                             const ResolvedRectSide& buffer_side, const void* host,
+                             const ResolvedRectSide& host_side, const RectRegion& region,
+                             bool blocking, const std::vector<cl::Event>& wait_for);
+cl::Event enqueue_copy_rect(const cl::CommandQueue& queue, const cl::Buffer& source,
+                            const ResolvedRectSide& from, const cl::Buffer& destination,
+                            const ResolvedRectSide& to, const RectRegion& region,
+                            const std::vector<cl::Event>& wait_for);
+
 // @throws std::out_of_range "<who>: <offset_name> <offset> + <bytes> bytes (<what>) reach past the
 // <available> bytes of <target>; ..." unless offset + bytes <= available (without overflow).
 void require_range(std::size_t offset, std::size_t bytes, std::size_t available, const char* who,
