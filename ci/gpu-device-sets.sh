@@ -22,8 +22,8 @@ source ci/nvidia-opencl-env.sh
 # shellcheck source=ci/pocl-env.sh
 source ci/pocl-env.sh
 "$build/tests/polydev_opencl_tests" --gtest_filter='OpenCL/OpenCLDevicePairs.*:OpenCL/OpenCLPlatformSets.*' \
-  --gtest_brief=1 >"$logs/opencl-sets.log" 2>&1 || status=1
-grep -c '_AND_' "$logs/opencl-sets.log" | sed 's/^/OpenCL set instances listed: /' || true
+  >"$logs/opencl-sets.log" 2>&1 || status=1
+grep -c '^\[       OK \] .*_AND_' "$logs/opencl-sets.log" | sed 's/^/OpenCL set instances passed: /' || true
 grep -E '^\[  (PASSED|FAILED|SKIPPED) +\]' "$logs/opencl-sets.log" || true
 rm -rf "$build/tests/polydev_results"
 ctest --test-dir "$build" -j4 -R '^polydev_opencl_tests/|^polydev_cuda_pool_tests/|DeviceSetEntries|polydev_discover_device_tests.checks' \
