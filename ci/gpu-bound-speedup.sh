@@ -5,6 +5,7 @@
 # fails.
 #   bash ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR
 #   POLYDEV_BENCH_QUICK=1 bash ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR
+#   CUDA_VISIBLE_DEVICES=0,1 POLYDEV_GPUS=2 bash ci/gpu-bound-speedup.sh BUILD_DIR RESULTS_DIR
 # Writes RESULTS_DIR/ctest-speedup.txt and the CTest logs beside it. Each test keeps its GPU busy
 # for POLYDEV_GPU_BOUND_SECONDS (1 here, 0.1 in quick mode). Quick mode (POLYDEV_BENCH_QUICK=1,
 # for the GPU scripts of ci/): no warm-up run and 0.1 s tests; the speed-up it prints means
@@ -19,7 +20,9 @@ quick="${POLYDEV_BENCH_QUICK:-0}"
 busy_seconds=1
 ((quick)) && busy_seconds=0.1
 mkdir -p "$results"
-gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)"
+# POLYDEV_GPUS: how many of the machine's GPUs the run uses (with CUDA_VISIBLE_DEVICES naming as
+# many), for the speed-up at 2, 4 and 8 GPUs on one machine; all of them by default.
+gpus="${POLYDEV_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)}"
 if [[ "$gpus" -lt 1 ]]; then
   echo "ci/gpu-bound-speedup.sh: no GPU (nvidia-smi -L lists none): nothing to measure"
   exit 0
