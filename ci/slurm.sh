@@ -74,13 +74,17 @@ results, listing, devices, tasks = sys.argv[1], sys.argv[2], sys.argv[3], int(sy
 keys = [d["key"] for p in json.load(open(devices))["opencl"]["platforms"] for d in p["devices"]]
 if len(keys) != tasks:
     sys.exit(f"{len(keys)} OpenCL devices, expected {tasks} (POCL_DEVICES)")
-# Every device instance of the listing: "<suite>.<test>/<...key>".
+# Every instance of a device or a device set in the listing: "<suite>.<test>/<...key>", where the
+# key part is a device key or keys joined by _AND_ (a placeholder is neither).
+device_part = re.compile(r"(^|/|__)((opencl|cuda)_[a-z0-9_]+(_AND_(opencl|cuda)_[a-z0-9_]+)*)$")
 instances, suite = set(), None
 for line in open(listing):
     if not line.startswith(" "):
         suite = line.strip()
     else:
-        instances.add(suite + line.split()[0])
+        name = suite + line.split()[0]
+        if device_part.search(name) and not name.endswith("_selector_error"):
+            instances.add(name)
 reports = sorted(glob.glob(results + "/*.xml"))
 if len(reports) != tasks:
     sys.exit(f"{len(reports)} reports in {results}, expected one per task ({tasks})")
@@ -98,15 +102,19 @@ for report in reports:
         if properties.get("polydev_host") is None:
             sys.exit(f"{report}: {name} records no polydev_host")
         seen.add(name)
-        if report not in ran_in[key]:
+        # A device set's instances run in the one task that its shard gives the set.
+        if report not in ran_in.setdefault(key, []):
             ran_in[key].append(report)
 for key, where in ran_in.items():
     if len(where) != 1:
-        sys.exit(f"device {key} ran in {len(where)} tasks ({where}), expected exactly one")
+        what = "device set" if "_AND_" in key else "device"
+        sys.exit(f"{what} {key} ran in {len(where)} tasks ({where}), expected exactly one")
 missing = sorted(instances - seen)
 if missing:
     sys.exit(f"{len(missing)} device instances are in no task's report, e.g. {missing[:3]}")
-print(f"   {len(seen)} device instances; each of the {tasks} devices ran in exactly one task")
+sets = sum("_AND_" in key for key in ran_in)
+print(f"   {len(seen)} instances of devices and device sets; each of the {tasks} devices and "
+      f"{sets} sets ran in exactly one task")
 PY
   fail "the tasks' reports are not the whole suite, each device once"
 # (The job's status includes that of `polydev report` on the tasks' reports.)
