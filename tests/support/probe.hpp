@@ -72,4 +72,17 @@ inline int count_results(const std::string& text, const std::string& pattern) {
                                         std::sregex_iterator()));
 }
 
+/// CTest's verdict on one entry ("Passed", "Skipped", "Failed", "Not Run"), from its result line
+/// "1/3 Test #1: <name> .....   Passed    0.05 sec" (failures are written "***Failed"), or
+/// "(no result)" when `output` has none.
+inline std::string ctest_verdict(const std::string& output, const std::string& name) {
+  const std::string escaped =
+      std::regex_replace(name, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
+  const std::regex line("Test +#[0-9]+: " + escaped +
+                        R"( \.*\s*(\*\*\*)?(Passed|Skipped|Failed|Not Run))");
+  std::smatch match;
+  if (!std::regex_search(output, match, line)) return "(no result)";
+  return match[2];
+}
+
 }  // namespace polydev::test_support

@@ -131,14 +131,15 @@ std::vector<Device> selected_devices(const Overview& overview, Backend backend) 
   return devices;
 }
 
-// Stage 1: what the backend selector and POLYDEV_DEVICES choose (the overview, where a broken
-// configuration or driver is the backend's error), or why nothing.
-BackendOutcome chosen_by_selectors(const Overview& overview, Backend backend) {
+// Stage 1: what the backend selector and POLYDEV_DEVICES choose (`selected`, the overview's
+// choice; a broken configuration or driver is the overview's error), or why nothing.
+BackendOutcome chosen_by_selectors(const Overview& overview, Backend backend,
+                                   std::vector<Device> selected) {
   const bool is_opencl = backend == Backend::opencl;
   const std::string& error = is_opencl ? overview.opencl_error : overview.cuda_error;
   if (!error.empty()) return failed(Problem::invalid_selection, error, {});
   BackendOutcome outcome;
-  outcome.devices = selected_devices(overview, backend);
+  outcome.devices = std::move(selected);
   if (!outcome.devices.empty()) return outcome;
   const std::string& none = is_opencl ? overview.opencl_none_reason : overview.cuda_none_reason;
   const std::string& unavailable = is_opencl ? overview.opencl.reason : overview.cuda.reason;
@@ -202,11 +203,13 @@ BackendOutcome required(BackendOutcome outcome, const RequiredBackends& requirem
 
 // The outcome of every stage for one backend, in order.
 BackendOutcome select_backend(const Overview& overview, const SelectionInputs& inputs,
+                              std::vector<Device> selected,
                               const std::vector<std::string>& selected_keys, Backend backend) {
   return required(
-      with_readable_process_inputs(kept_for_this_process(chosen_by_selectors(overview, backend),
-                                                         inputs, selected_keys, backend),
-                                   inputs),
+      with_readable_process_inputs(
+          kept_for_this_process(chosen_by_selectors(overview, backend, std::move(selected)), inputs,
+                                selected_keys, backend),
+          inputs),
       parse_required_backends(inputs.require_devices), backend);
 }
 
@@ -220,10 +223,10 @@ DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory 
                                       inputs.cuda_sources, inputs.polydev_devices, enumerated),
                         inputs.config_error);
   const Overview& overview = result.overview;
-  for (const Backend backend : {Backend::opencl, Backend::cuda}) {
-    for (const Device& device : selected_devices(overview, backend)) {
-      result.selected_keys.push_back(device.key);
-    }
+  std::vector<Device> opencl_selected = selected_devices(overview, Backend::opencl);
+  std::vector<Device> cuda_selected = selected_devices(overview, Backend::cuda);
+  for (const std::vector<Device>* selected : {&opencl_selected, &cuda_selected}) {
+    for (const Device& device : *selected) result.selected_keys.push_back(device.key);
   }
   // Every device of the inventories that the selectors leave out, with the table's words.
   for (const opencl::PlatformInfo& platform : overview.opencl.platforms) {
@@ -235,7 +238,8 @@ DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory 
       }
     }
   }
-  result.opencl = select_backend(overview, inputs, result.selected_keys, Backend::opencl);
+  result.opencl = select_backend(overview, inputs, std::move(opencl_selected), result.selected_keys,
+                                 Backend::opencl);
   result.left_out.insert(result.left_out.end(), result.opencl.left_out.begin(),
                          result.opencl.left_out.end());
   for (const cuda::DeviceInfo& device : overview.cuda.devices) {
@@ -245,7 +249,8 @@ DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory 
                                  device_standing(overview, device.key).left_out});
     }
   }
-  result.cuda = select_backend(overview, inputs, result.selected_keys, Backend::cuda);
+  result.cuda = select_backend(overview, inputs, std::move(cuda_selected), result.selected_keys,
+                               Backend::cuda);
   result.left_out.insert(result.left_out.end(), result.cuda.left_out.begin(),
                          result.cuda.left_out.end());
   if (overview.opencl_selection) result.warnings = overview.opencl_selection->warnings;
