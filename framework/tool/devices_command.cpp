@@ -1,4 +1,5 @@
-// `polydev devices [--json | --explain]`: the inventory and what the selectors choose.
+// `polydev devices [--json | --explain | --check]`: the inventory and what the selectors choose, or
+// only what is wrong with the selection.
 #include <iostream>
 
 #include "commands.hpp"
@@ -11,7 +12,7 @@ namespace polydev::tool {
 namespace {
 
 constexpr const char* kDevicesUsage =
-    "usage: polydev devices [--json | --explain]\n"
+    "usage: polydev devices [--json | --explain | --check]\n"
     "  lists every OpenCL platform and device and every CUDA device, marking the ones that the\n"
     "  selectors select: PYOPENCL_TEST, CUDA_DEVICE (or ~/.cuda_device), and POLYDEV_DEVICES on\n"
     "  top of both (docs/selectors.md)\n"
@@ -19,11 +20,14 @@ constexpr const char* kDevicesUsage =
     "  --explain  for each device, what each selector and each POLYDEV_DEVICES clause decided;\n"
     "             printed also when a selector is wrong (the exit status is then still 2),\n"
     "             and the variables that bind this process to some devices (a scheduler's\n"
-    "             CUDA_VISIBLE_DEVICES: Slurm's GPU binding)\n";
+    "             CUDA_VISIBLE_DEVICES: Slurm's GPU binding)\n"
+    "  --check    only what is wrong with the selection, on stderr (nothing when it is right;\n"
+    "             exit status 2 when it is wrong); reads the drivers of the backends that an\n"
+    "             input selects on only (what CTest runs when it starts)\n";
 
 }  // namespace
 
-const CommandSyntax kDevicesSyntax{kDevicesUsage, {{"--json"}, {"--explain"}}};
+const CommandSyntax kDevicesSyntax{kDevicesUsage, {{"--json"}, {"--explain"}, {"--check"}}};
 
 namespace {
 
@@ -63,9 +67,26 @@ std::string binding_notes() {
 
 }  // namespace
 
-bool report_selection_problems() {
-  // The selectors' verdict, not CTest's allocation or a device shard: the tool runs outside them.
-  const DeviceSelection& selection = process_selection();
+namespace {
+
+// The backends that an input of this process selects on. Only their drivers can show an input to
+// be wrong (a selector that matches no device, a required backend without one), so `--check`
+// enumerates these only: without selectors it loads no driver. `PYOPENCL_CTX` chooses default
+// contexts, not the tests' devices, and CTest's allocation and device shards do not reach the
+// tool.
+Backends backends_selected_on(const SelectionInputs& inputs) {
+  const bool both = inputs.polydev_devices.has_value() || !inputs.config_error.empty();
+  const RequiredBackends required = parse_required_backends(inputs.require_devices);
+  const bool malformed_requirement = !required.error.empty();
+  const cuda::DeviceSources& cuda = inputs.cuda_sources;
+  const bool cuda_named = cuda.cuda_device.has_value() || cuda.underscore_file.has_value() ||
+                          cuda.hyphen_file.has_value() || !cuda.unreadable_files.empty();
+  return Backends{
+      both || malformed_requirement || required.opencl || inputs.pyopencl_test.has_value(),
+      both || malformed_requirement || required.cuda || cuda_named};
+}
+
+bool report_problems_of(const DeviceSelection& selection) {
   const Overview& overview = selection.overview;
   for (const std::string& warning : selection.warnings) {
     std::cerr << "polydev: warning: " << detail::printable_text(warning) << '\n';
@@ -80,12 +101,39 @@ bool report_selection_problems() {
   return overview.opencl_error.empty() && overview.cuda_error.empty();
 }
 
+}  // namespace
+
+bool report_selection_problems() {
+  // The selectors' verdict, not CTest's allocation or a device shard: the tool runs outside them.
+  return report_problems_of(process_selection());
+}
+
 int devices_command(const ParsedArguments& parsed) {
   const bool json = parsed.has("--json");
   const bool explain = parsed.has("--explain");
-  if (json && explain) {
-    return usage_error("devices", "--json and --explain exclude each other; give one",
+  const bool check = parsed.has("--check");
+  if (int{json} + int{explain} + int{check} > 1) {
+    return usage_error("devices", "--json, --explain and --check exclude each other; give one",
                        kDevicesUsage);
+  }
+  if (check) {
+    const DeviceSelection& selection =
+        process_selection(backends_selected_on(process_selection_inputs()));
+    bool right = report_problems_of(selection);
+    // What else fails the instances: POLYDEV_REQUIRE_DEVICES, malformed or unmet.
+    std::string said_for_opencl;
+    for (const Backend backend : {Backend::opencl, Backend::cuda}) {
+      const BackendOutcome& outcome = selection.outcome(backend);
+      const std::string& error = backend == Backend::opencl ? selection.overview.opencl_error
+                                                            : selection.overview.cuda_error;
+      if (!outcome.fails() || outcome.message == error || outcome.message == said_for_opencl) {
+        continue;
+      }
+      std::cerr << "polydev: " << detail::printable_text(outcome.message) << '\n';
+      if (backend == Backend::opencl) said_for_opencl = outcome.message;
+      right = false;
+    }
+    return right ? 0 : 2;
   }
   const bool selection_ok = report_selection_problems();
   const Overview& overview = process_selection().overview;

@@ -60,17 +60,14 @@ file(
 # The binary also prints the device CTest allocated to it, if any.
 file(WRITE "${WORK}/fake_tests.sh"
      "#!/bin/sh\ncat '${WORK}/listing.txt'\necho \"allocated=$CTEST_RESOURCE_GROUP_0_OPENCL_POCL_CPU_0\"\n")
-# The tool records its arguments and writes a spec of one device, saying FAKE_TOOL_SAYS on stderr
-# and exiting with FAKE_TOOL_STATUS (writing nothing then) where they are set.
+# The tool records its arguments and says FAKE_TOOL_SAYS on stderr, exiting with FAKE_TOOL_STATUS,
+# where they are set.
 file(
   WRITE "${WORK}/fake_tool.sh"
   "#!/bin/sh\n"
-  "echo \"$*\" > '${WORK}/tool_arguments.txt'\n"
+  "echo \"$*\" >> '${WORK}/tool_arguments.txt'\n"
   "[ -n \"$FAKE_TOOL_SAYS\" ] && echo \"$FAKE_TOOL_SAYS\" >&2\n"
-  "[ -n \"$FAKE_TOOL_STATUS\" ] && exit \"$FAKE_TOOL_STATUS\"\n"
-  "while [ $# -gt 1 ] && [ \"$1\" != --output ]; do shift; done\n"
-  "echo '{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{\"opencl_pocl_cpu_0\": [{\"id\": \"0\", \"slots\": 1}]}]}' > \"$2\"\n"
-)
+  "exit \"${FAKE_TOOL_STATUS:-0}\"\n")
 foreach(script IN ITEMS fake_tests.sh fake_tool.sh)
   file(CHMOD "${WORK}/${script}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
        GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
@@ -221,13 +218,10 @@ foreach(unresourced IN ITEMS fake/host fake/opencl_selector_error fake/no_cuda_d
   endif()
 endforeach()
 
-# CTest runs the tool for the spec of every device when it starts, and a plain `ctest` gives the
-# entry its device: on every version of CMake, with no option.
+# CTest writes the spec of the entries' devices when it reads the list, and a plain `ctest` gives
+# an entry its device: on every version of CMake, with no option, without the tool.
 set(spec "${WORK}/device_entries/build/polydev_resource_spec.json")
-file(READ "${WORK}/tool_arguments.txt" arguments)
-if(NOT arguments MATCHES "^resource-spec --every-device --slots 1 --output ${spec}\n$")
-  fail("device_entries: the tool ran with '${arguments}'")
-endif()
+file(REMOVE "${WORK}/tool_arguments.txt")
 # ctest_output(<case> <variable> [<ctest arguments>...]): what `ctest -V` prints on the case.
 function(ctest_output case variable)
   execute_process(
@@ -241,29 +235,70 @@ ctest_output(device_entries allocated -R "^fake/opencl_pocl_cpu_0$")
 if(NOT allocated MATCHES "allocated=id:0,slots:1")
   fail("device_entries: a plain ctest gave fake/opencl_pocl_cpu_0 no device:\n${allocated}")
 endif()
-# What the tool says (a selector error) is a warning at the top of CTest's output; a tool that
-# writes no spec leaves the entries without resources, and CTest's output says why.
+# The spec holds every device an entry holds (a device of a set too), once each, and nothing else.
+file(READ "${spec}" spec_text)
+string(JSON spec_types GET "${spec_text}" local 0)
+string(JSON spec_count LENGTH "${spec_types}")
+set(spec_keys "")
+math(EXPR last "${spec_count} - 1")
+foreach(index RANGE ${last})
+  string(JSON key MEMBER "${spec_types}" ${index})
+  string(JSON slots GET "${spec_types}" ${key} 0 slots)
+  list(APPEND spec_keys "${key}:${slots}")
+endforeach()
+list(SORT spec_keys)
+set(expected_spec_keys
+    "cuda_h200_pci_00_07:1;opencl_pocl_cpu_0:1;opencl_pocl_cpu_1:1;opencl_pocl_gpu_0:1")
+if(NOT spec_keys STREQUAL expected_spec_keys)
+  fail("device_entries: the spec holds '${spec_keys}', expected '${expected_spec_keys}':\n"
+       "${spec_text}")
+endif()
+# When CTest starts, the tool checks the selection once; what it says (a selector error) is a
+# warning at the top of CTest's output, and the entries keep their devices.
+file(READ "${WORK}/tool_arguments.txt" arguments)
+if(NOT arguments STREQUAL "devices --check\n")
+  fail("device_entries: the tool ran with '${arguments}'")
+endif()
 set(ENV{FAKE_TOOL_SAYS} "polydev: PYOPENCL_TEST entry 1 'portable:pthred': no device matches")
+set(ENV{FAKE_TOOL_STATUS} 2)
 ctest_output(device_entries warned -R "^fake/opencl_pocl_cpu_0$")
 if(NOT warned MATCHES "CMake Warning.*PYOPENCL_TEST entry 1 'portable:pthred': no device matches"
    OR NOT warned MATCHES "allocated=id:0,slots:1")
   fail("device_entries: the tool's message is not in CTest's output:\n${warned}")
 endif()
-set(ENV{FAKE_TOOL_STATUS} 2)
-ctest_output(device_entries refused -R "^fake/opencl_pocl_cpu_0$")
-if(NOT refused MATCHES "wrote no resource spec \\(2\\), so the device tests run without"
-   OR NOT refused MATCHES "portable:pthred" OR NOT refused MATCHES "allocated= ")
-  fail("device_entries: a tool that writes no spec is not reported:\n${refused}")
-endif()
 unset(ENV{FAKE_TOOL_SAYS})
 unset(ENV{FAKE_TOOL_STATUS})
-# `--resource-spec-file` wins over the spec of the tool.
+# `--resource-spec-file` wins over the spec CTest writes.
 file(WRITE "${WORK}/own_spec.json"
      "{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{\"opencl_pocl_cpu_0\": [{\"id\": \"mine\", \"slots\": 1}]}]}\n")
 ctest_output(device_entries own -R "^fake/opencl_pocl_cpu_0$" --resource-spec-file
              "${WORK}/own_spec.json")
 if(NOT own MATCHES "allocated=id:mine,slots:1")
   fail("device_entries: --resource-spec-file did not win:\n${own}")
+endif()
+
+# Binaries of different SLOTS share a device's resource: the spec gives it the largest. A
+# CTEST_RESOURCE_SPEC_FILE of the user's own, set in the test list, is left alone.
+configure(
+  slots
+  "polydev_discover_device_tests(fake SLOTS 2)
+   add_executable(other IMPORTED)
+   set_target_properties(other PROPERTIES IMPORTED_LOCATION \"${WORK}/fake_tests.sh\")
+   polydev_discover_device_tests(other SLOTS 3 GRANULARITY instance)" ok "")
+ctest_output(slots slots_output -R "^fake/opencl_pocl_cpu_0$")
+file(READ "${WORK}/slots/build/polydev_resource_spec.json" spec_text)
+string(JSON slots_of_device GET "${spec_text}" local 0 opencl_pocl_cpu_0 0 slots)
+if(NOT slots_of_device EQUAL 3 OR NOT slots_output MATCHES "allocated=id:0,slots:1")
+  fail("slots: the device has ${slots_of_device} slots, not the largest SLOTS of its binaries (3):"
+       "\n${spec_text}\n${slots_output}")
+endif()
+file(WRITE "${WORK}/slots/build/own.cmake" "set(CTEST_RESOURCE_SPEC_FILE [==[${WORK}/own_spec.json]==])\n")
+file(READ "${WORK}/slots/build/CTestTestfile.cmake" test_list)
+file(WRITE "${WORK}/slots/build/CTestTestfile.cmake"
+     "include([==[${WORK}/slots/build/own.cmake]==])\n${test_list}")
+ctest_output(slots own_in_list -R "^fake/opencl_pocl_cpu_0$")
+if(NOT own_in_list MATCHES "allocated=id:mine,slots:1")
+  fail("slots: CTEST_RESOURCE_SPEC_FILE of the test list did not win:\n${own_in_list}")
 endif()
 
 # Prefix, suffix, extra arguments, properties and an XML folder of one's own.

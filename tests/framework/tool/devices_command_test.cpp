@@ -1,5 +1,7 @@
-// `polydev devices --explain`, run as a process: besides what each selector decided, it names the
-// variables that bind the process to some devices before any selector (a scheduler's binding).
+// `polydev devices --explain` and `--check`, run as processes. Besides what each selector decided,
+// `--explain` names the variables that bind the process to some devices before any selector (a
+// scheduler's binding); `--check`, which CTest runs when it starts, says only what is wrong with
+// the selection and reads no driver that no input selects on.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -15,12 +17,26 @@ using polydev::test_support::ProcessResult;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-ProcessResult explain(std::map<std::string, std::optional<std::string>> changes) {
-  for (const char* name : {"PYOPENCL_TEST", "CUDA_DEVICE", "POLYDEV_DEVICES", "POLYDEV_CONFIG",
+using Changes = std::map<std::string, std::optional<std::string>>;
+
+// `polydev devices <option>` with no selector but those of `changes`.
+ProcessResult devices(const std::string& option, Changes changes) {
+  for (const char* name : {"PYOPENCL_TEST", "PYOPENCL_CTX", "CUDA_DEVICE", "POLYDEV_DEVICES",
+                           "POLYDEV_CONFIG", "POLYDEV_PROFILE", "POLYDEV_REQUIRE_DEVICES",
                            "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"}) {
     changes.emplace(name, std::nullopt);
   }
-  return polydev::test_support::run_process({POLYDEV_TOOL, "devices", "--explain"}, changes);
+  // No ~/.cuda_device of the machine's user.
+  changes.emplace("HOME", "/nonexistent/polydev-devices-test");
+  return polydev::test_support::run_process({POLYDEV_TOOL, "devices", option}, changes);
+}
+
+ProcessResult explain(Changes changes) { return devices("--explain", std::move(changes)); }
+
+// Whether the process loaded PoCL, the OpenCL driver of the test machines, as the dynamic linker
+// says with LD_DEBUG=files (the ICD loader opens its drivers at the first enumeration only).
+bool loaded_pocl(const ProcessResult& run) {
+  return run.output.find("file=libpocl") != std::string::npos;
 }
 
 TEST(DevicesExplain, NamesTheSchedulersBindingAndTheTasksGpus) {
@@ -48,6 +64,51 @@ TEST(DevicesExplain, QuotesAHostileBindingEscaped) {
   EXPECT_THAT(run.output, HasSubstr("bound: CUDA_VISIBLE_DEVICES='0\\x0a\\x1b[31m"));
   EXPECT_THAT(run.output, Not(HasSubstr("\x1b")));
   EXPECT_LT(run.output.size(), 16384u) << "the value is cut";
+}
+
+TEST(DevicesCheck, SaysNothingAndLoadsNoDriverWithoutSelectors) {
+  const ProcessResult run = devices("--check", {{"LD_DEBUG", "files"}});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_THAT(run.output, Not(HasSubstr("polydev: ")));
+  EXPECT_FALSE(loaded_pocl(run)) << run.output;
+}
+
+TEST(DevicesCheck, ReadsTheDriverOfASelectedBackend) {
+  const ProcessResult run = devices("--check", {{"PYOPENCL_TEST", "0"}, {"LD_DEBUG", "files"}});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_TRUE(loaded_pocl(run)) << run.output;
+}
+
+TEST(DevicesCheck, SaysWhatIsWrongWithASelector) {
+  const ProcessResult run = devices("--check", {{"PYOPENCL_TEST", "portable:no_such_device"}});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("polydev: PYOPENCL_TEST entry 1 'portable:no_such_device': "
+                                    "no device matches 'no_such_device'"));
+}
+
+TEST(DevicesCheck, SaysAMalformedRequirementOnce) {
+  const ProcessResult run = devices("--check", {{"POLYDEV_REQUIRE_DEVICES", "opencl,bogus"}});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  const std::string message = "unknown backend 'bogus'";
+  ASSERT_THAT(run.output, HasSubstr(message));
+  EXPECT_EQ(run.output.find(message), run.output.rfind(message)) << run.output;
+}
+
+TEST(DevicesCheck, SaysARequiredBackendWithoutADevice) {
+  // An ICD loader that finds no driver: OpenCL has no device, which is no error of its own.
+  const ProcessResult run =
+      devices("--check", {{"POLYDEV_REQUIRE_DEVICES", "opencl"},
+                          {"OCL_ICD_VENDORS", "/nonexistent/polydev-devices-test"},
+                          {"OCL_ICD_FILENAMES", std::nullopt}});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("polydev: POLYDEV_REQUIRE_DEVICES requires OpenCL"));
+}
+
+TEST(DevicesCheck, ExcludesTheOtherForms) {
+  const ProcessResult run =
+      polydev::test_support::run_process({POLYDEV_TOOL, "devices", "--check", "--json"}, {});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("--json, --explain and --check exclude each other; give one"));
 }
 
 }  // namespace
