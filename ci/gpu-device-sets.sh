@@ -3,7 +3,7 @@
 # builds the device suites of both backends and the set-entry tests, runs them directly on every
 # device (ci/gpu-quick.sh: CUDA fixtures in every form, OpenCL pairs across NVIDIA's OpenCL and
 # PoCL, the multi-device context on PoCL, the CUDA pool pairs, which need two GPUs and show their
-# too_few_devices placeholder on one), then runs the OpenCL suites and the CUDA pools through
+# too_few_cuda_devices placeholder on one), then runs the OpenCL suites and the CUDA pools through
 # ctest -j4 with the resource spec and checks that no two entries held one device at once.
 #   bash ci/gpu-device-sets.sh
 # Logs go to build-gpu/quick (and $OUT where it is set). Exit status 1 when anything fails.

@@ -55,8 +55,9 @@ file(
   "OpenCL/DevicePairs.\n"
   "  Copies/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1  # GetParam() = a pair\n"
   "  Copies/opencl_pocl_cpu_1_AND_opencl_pocl_cpu_0  # GetParam() = a pair\n"
+  "  Copies/opencl_pocl_cpu_1_AND_opencl_pocl_gpu_0  # GetParam() = a pair\n"
   "OpenCL/DeviceTriples.\n"
-  "  Run/too_few_devices  # GetParam() = too_few_devices (needs 3)\n")
+  "  Run/too_few_opencl_devices  # GetParam() = too_few_opencl_devices (needs 5)\n")
 # The binary also prints the device CTest allocated to it, if any.
 file(WRITE "${WORK}/fake_tests.sh"
      "#!/bin/sh\ncat '${WORK}/listing.txt'\necho \"allocated=$CTEST_RESOURCE_GROUP_0_OPENCL_POCL_CPU_0\"\n")
@@ -67,7 +68,8 @@ file(
   "#!/bin/sh\n"
   "echo \"$*\" >> '${WORK}/tool_arguments.txt'\n"
   "[ -n \"$FAKE_TOOL_SAYS\" ] && echo \"$FAKE_TOOL_SAYS\" >&2\n"
-  "exit \"${FAKE_TOOL_STATUS:-0}\"\n")
+  "[ -n \"$FAKE_TOOL_STATUS\" ] && exit \"$FAKE_TOOL_STATUS\"\n"
+  "exit 0\n")
 foreach(script IN ITEMS fake_tests.sh fake_tool.sh)
   file(CHMOD "${WORK}/${script}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
        GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
@@ -150,7 +152,7 @@ endfunction()
 configure(device_entries "polydev_discover_device_tests(fake GRANULARITY device)" ok "")
 read_entries(device_entries)
 set(expected_names
-    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;fake/cuda_h200_pci_00_07;fake/no_opencl_device;fake/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1;fake/opencl_pocl_cpu_1_AND_opencl_pocl_cpu_0;fake/too_few_devices"
+    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;fake/cuda_h200_pci_00_07;fake/no_opencl_device;fake/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1_AND_opencl_pocl_gpu_0"
 )
 list(SORT expected_names)
 set(names "${device_entries_names}")
@@ -172,7 +174,7 @@ endfunction()
 names_its_entry(entry_cpu_0 opencl_pocl_cpu_0)
 names_its_entry(entry_host host)
 names_its_entry(entry_no_cuda no_cuda_device)
-names_its_entry(entry_pair opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1)
+names_its_entry(entry_sets opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1_AND_opencl_pocl_gpu_0)
 # expect_no_output_rule(<case>): no entry of the case has a skip rule on its output.
 function(expect_no_output_rule case)
   foreach(name IN LISTS ${case}_names)
@@ -185,7 +187,7 @@ endfunction()
 expect_no_output_rule(device_entries)
 expect_entry(
   device_entries fake/opencl_pocl_cpu_0
-  "--gtest_filter=\\*/opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_0\""
+  "--gtest_filter=\\*/opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_0[:\"]"
   "--gtest_output=xml:${results}/opencl_pocl_cpu_0.xml\"" "\"\\.type\" : \"opencl_pocl_cpu_0\""
   "${skip_by_status}" "${asks_for_the_status}" "${entry_cpu_0}")
 expect_entry(device_entries fake/no_cuda_device "${entry_no_cuda}")
@@ -196,18 +198,23 @@ expect_entry(device_entries fake/cuda_h200_pci_00_07 "\"\\.type\" : \"cuda_h200_
 expect_entry(device_entries fake/opencl_pocl_gpu_0 "\"DISABLED\"")
 expect_entry(
   device_entries fake/host
-  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*__opencl_\\*:\\*__cuda_\\*:\\*/no_opencl_device:\\*__no_opencl_device:\\*/no_cuda_device:\\*__no_cuda_device:\\*/opencl_selector_error:\\*__opencl_selector_error:\\*/cuda_selector_error:\\*__cuda_selector_error:\\*/polydev_require_devices_error:\\*__polydev_require_devices_error:\\*/too_few_devices:\\*__too_few_devices\""
+  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*__opencl_\\*:\\*__cuda_\\*:\\*/no_opencl_device:\\*__no_opencl_device:\\*/no_cuda_device:\\*__no_cuda_device:\\*/opencl_selector_error:\\*__opencl_selector_error:\\*/cuda_selector_error:\\*__cuda_selector_error:\\*/polydev_require_devices_error:\\*__polydev_require_devices_error:\\*/too_few_opencl_devices:\\*__too_few_opencl_devices:\\*/too_few_cuda_devices:\\*__too_few_cuda_devices\""
   "--gtest_output=xml:${results}/host.xml\"" "${entry_host}")
-# A device set's entry holds one slot of each of its devices, in one group: CTest runs it beside no
-# entry that holds any of them.
+# The device sets of a binary run in one entry that holds one slot of each of their devices, in one
+# group: CTest runs it beside no entry that holds any of them, and the devices start once.
 expect_entry(
-  device_entries fake/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1
-  "--gtest_filter=\\*/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1:\\*__opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1\""
-  # (No 'q' between the two types: no second "requirements", so one group holds both.)
-  "\"requirements\" :[^q]*\"opencl_pocl_cpu_0\",[^q]*\"opencl_pocl_cpu_1\","
-  "${skip_by_status}" "${entry_pair}")
+  device_entries fake/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1_AND_opencl_pocl_gpu_0
+  "--gtest_filter=\\*/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1:\\*__opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1:\\*/opencl_pocl_cpu_1_AND_opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_1_AND_opencl_pocl_cpu_0:\\*/opencl_pocl_cpu_1_AND_opencl_pocl_gpu_0:\\*__opencl_pocl_cpu_1_AND_opencl_pocl_gpu_0\""
+  # (No 'q' between the types: no second "requirements", so one group holds them.)
+  "\"requirements\" :[^q]*\"opencl_pocl_cpu_0\",[^q]*\"opencl_pocl_cpu_1\",[^q]*\"opencl_pocl_gpu_0\","
+  "${skip_by_status}" "${entry_sets}")
+# A set suite that lacks OpenCL devices runs its placeholder in the entry of the first OpenCL
+# device, whose process starts the OpenCL drivers anyway.
+expect_entry(
+  device_entries fake/opencl_pocl_cpu_0
+  "--gtest_filter=\\*/opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_0:\\*/too_few_opencl_devices:\\*__too_few_opencl_devices\"")
 foreach(unresourced IN ITEMS fake/host fake/opencl_selector_error fake/no_cuda_device
-                             fake/no_opencl_device fake/too_few_devices fake/opencl_pocl_cpu_0)
+                             fake/no_opencl_device fake/opencl_pocl_cpu_0)
   string(MAKE_C_IDENTIFIER "${unresourced}" id)
   if(NOT unresourced STREQUAL "fake/opencl_pocl_cpu_0" AND "${device_entries_${id}}" MATCHES
                                                            "RESOURCE_GROUPS")

@@ -185,10 +185,13 @@ struct DeviceSelection {
   /// The entry of `left_out` with `key`, or null (the device runs, or no device has that key).
   const LeftOutDevice* find_left_out(const std::string& key) const;
 
-  /// The devices of `backend` that the selectors choose and CTest (its allocation, the entry's
-  /// `POLYDEV_CTEST_ENTRY`) leaves to this process, in run order, before device shards: what suites
-  /// over device sets are built from (a set's devices all run in the process that runs the set, and
-  /// `POLYDEV_SHARD_BY=device` deals whole sets, not devices).
+  /// The devices of `backend` that the selectors choose (`selected_keys`), in run order, before
+  /// CTest and device shards: what suites over device sets are made of, so that every process
+  /// numbers a suite's sets alike (`POLYDEV_SHARD_BY=device` deals whole sets by their number).
+  std::vector<Device> selected_devices(Backend backend) const;
+
+  /// `selected_devices(backend)` less those that CTest (its allocation, the entry's
+  /// `POLYDEV_CTEST_ENTRY`) gives to other processes: a set runs here when it holds only these.
   std::vector<Device> chosen_devices(Backend backend) const;
 };
 

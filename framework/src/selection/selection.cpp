@@ -83,21 +83,28 @@ const LeftOutDevice* DeviceSelection::find_left_out(const std::string& key) cons
   return found == left_out.end() ? nullptr : &*found;
 }
 
-std::vector<Device> DeviceSelection::chosen_devices(Backend backend) const {
+std::vector<Device> DeviceSelection::selected_devices(Backend backend) const {
   const std::vector<Device> all = backend == Backend::opencl ? polydev::devices_of(overview.opencl)
                                                              : polydev::devices_of(overview.cuda);
-  std::vector<Device> chosen;
+  std::vector<Device> selected;
   for (const std::string& key : selected_keys) {
     const auto device = std::find_if(all.begin(), all.end(),
                                      [&](const Device& candidate) { return candidate.key == key; });
-    if (device == all.end()) continue;  // the other backend's
-    const LeftOutDevice* elsewhere = find_left_out(key);
-    if (elsewhere != nullptr &&
-        (elsewhere->by == LeftOutBy::ctest_allocation || elsewhere->by == LeftOutBy::ctest_entry)) {
-      continue;
-    }
-    chosen.push_back(*device);
+    if (device != all.end()) selected.push_back(*device);  // (else the other backend's)
   }
+  return selected;
+}
+
+std::vector<Device> DeviceSelection::chosen_devices(Backend backend) const {
+  std::vector<Device> chosen = selected_devices(backend);
+  chosen.erase(std::remove_if(chosen.begin(), chosen.end(),
+                              [&](const Device& device) {
+                                const LeftOutDevice* elsewhere = find_left_out(device.key);
+                                return elsewhere != nullptr &&
+                                       (elsewhere->by == LeftOutBy::ctest_allocation ||
+                                        elsewhere->by == LeftOutBy::ctest_entry);
+                              }),
+               chosen.end());
   return chosen;
 }
 

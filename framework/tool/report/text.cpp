@@ -58,7 +58,7 @@ void write_columns(const Matrix& matrix, std::ostringstream& out) {
       out << "tests without a device\n";
     } else if (column.kind == ColumnKind::no_device) {
       out << "no device: the suite's placeholder (no_opencl_device, no_cuda_device, "
-             "too_few_devices: skip;\n        *_selector_error, polydev_require_devices_error: "
+             "too_few_*_devices: skip;\n        *_selector_error, polydev_require_devices_error: "
              "fail)\n";
     } else {
       // A device known only from CTest's file has no name, platform or driver: its key it is.

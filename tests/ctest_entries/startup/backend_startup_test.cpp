@@ -308,9 +308,10 @@ TEST(RunsNoTestOf, TheCTestEntrySaysWhatItRuns) {
   EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*", inputs),
             "its CTest entry no_cuda_device runs no OpenCL test");
   EXPECT_FALSE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
-  // A placeholder of both backends' suites may be of either.
-  inputs.ctest_entry = polydev::parse_ctest_entry("too_few_devices");
-  EXPECT_FALSE(polydev::testing::runs_no_test_of("opencl", "*", inputs));
+  // A set suite's placeholder is of one backend.
+  inputs.ctest_entry = polydev::parse_ctest_entry("too_few_cuda_devices");
+  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*", inputs),
+            "its CTest entry too_few_cuda_devices runs no OpenCL test");
   EXPECT_FALSE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
 }
 
@@ -321,6 +322,9 @@ bool none_of(const char* backend, const std::string& filter) {
 
 TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
   EXPECT_TRUE(none_of("cuda", "*/opencl_pocl_cpu_0"));
+  // A device's entry that runs its backend's set placeholder too.
+  EXPECT_TRUE(none_of("opencl", "*/cuda_h200_0:*__cuda_h200_0:*/too_few_cuda_devices"));
+  EXPECT_FALSE(none_of("cuda", "*/cuda_h200_0:*__cuda_h200_0:*/too_few_cuda_devices"));
   EXPECT_TRUE(none_of("cuda", "OpenCL/Saxpy.Runs/opencl_pocl_cpu_0:*/no_opencl_device"));
   EXPECT_TRUE(none_of("cuda", "*/opencl_selector_error-*/opencl_x"));
   EXPECT_TRUE(none_of("opencl", "*/cuda_nvidia_h100_pci_00_01"));

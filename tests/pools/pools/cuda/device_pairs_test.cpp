@@ -1,7 +1,7 @@
 // The CUDA pools across devices, through suites over ordered pairs of CUDA devices: a pooled
 // allocation on the first device, filled there, copied to a pooled allocation on the second with
 // cudaMemcpyPeer and checked there; and peer access, turned on or refused with the driver's
-// reason. With fewer than two CUDA devices each suite shows its too_few_devices placeholder.
+// reason. With fewer than two CUDA devices each suite shows its too_few_cuda_devices placeholder.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
