@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -283,41 +284,68 @@ TEST(BackendsToEnumerate, EachBackendAloneUnlessTheSelectionCountsBoth) {
   EXPECT_FALSE(polydev::backends_to_enumerate(inputs, {true, false}).cuda);
 }
 
+// Why a process with these inputs runs no test of `backend`, in words; nothing when it may run one.
+std::optional<std::string> no_test_reason(polydev::Backend backend, const std::string& filter,
+                                          const SelectionInputs& inputs) {
+  const auto none = polydev::testing::runs_no_test_of(backend, filter, inputs);
+  if (!none) return std::nullopt;
+  return none->reason;
+}
+
+TEST(RunsNoTestOf, SaysWhichInputLeavesTheBackendOut) {
+  using Because = polydev::testing::NoTestOfBackend::Because;
+  SelectionInputs inputs;
+  inputs.ctest_entry = polydev::parse_ctest_entry("host");
+  EXPECT_EQ(polydev::testing::runs_no_test_of(polydev::Backend::cuda, "*", inputs)->because,
+            Because::ctest_entry);
+  inputs.ctest_entry.reset();
+  inputs.ctest_allocated_keys = std::vector<std::string>{"opencl_pocl_cpu_0"};
+  EXPECT_EQ(polydev::testing::runs_no_test_of(polydev::Backend::cuda, "*", inputs)->because,
+            Because::ctest_allocation);
+  EXPECT_EQ(polydev::testing::runs_no_test_of(polydev::Backend::cuda, "*/opencl_pocl_cpu_0",
+                                              SelectionInputs{})
+                ->because,
+            Because::filter);
+}
+
 TEST(RunsNoTestOf, ACTestAllocationOfTheOtherBackendsDevices) {
   SelectionInputs inputs;
   inputs.ctest_allocated_keys = std::vector<std::string>{"cuda_nvidia_h100_pci_00_01"};
-  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*", inputs),
+  EXPECT_EQ(no_test_reason(polydev::Backend::opencl, "*", inputs),
             "CTest allocated no OpenCL device to this test (cuda_nvidia_h100_pci_00_01)");
-  EXPECT_FALSE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
+  EXPECT_FALSE(no_test_reason(polydev::Backend::cuda, "*", inputs));
   inputs.ctest_allocated_keys = std::vector<std::string>{};
-  EXPECT_EQ(polydev::testing::runs_no_test_of("cuda", "*", inputs),
+  EXPECT_EQ(no_test_reason(polydev::Backend::cuda, "*", inputs),
             "CTest allocated no CUDA device to this test (none)");
 }
 
 TEST(RunsNoTestOf, TheCTestEntrySaysWhatItRuns) {
   SelectionInputs inputs;
   inputs.ctest_entry = polydev::parse_ctest_entry("host");
-  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*", inputs),
+  EXPECT_EQ(no_test_reason(polydev::Backend::opencl, "*", inputs),
             "its CTest entry runs the tests that use no device");
-  EXPECT_TRUE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
+  EXPECT_TRUE(no_test_reason(polydev::Backend::cuda, "*", inputs));
   inputs.ctest_entry = polydev::parse_ctest_entry("opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1");
-  EXPECT_EQ(polydev::testing::runs_no_test_of("cuda", "*", inputs),
+  EXPECT_EQ(no_test_reason(polydev::Backend::cuda, "*", inputs),
             "its CTest entry opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1 holds no CUDA device");
-  EXPECT_FALSE(polydev::testing::runs_no_test_of("opencl", "*", inputs));
+  EXPECT_FALSE(no_test_reason(polydev::Backend::opencl, "*", inputs));
   inputs.ctest_entry = polydev::parse_ctest_entry("no_cuda_device");
-  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*", inputs),
+  EXPECT_EQ(no_test_reason(polydev::Backend::opencl, "*", inputs),
             "its CTest entry no_cuda_device runs no OpenCL test");
-  EXPECT_FALSE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
+  EXPECT_FALSE(no_test_reason(polydev::Backend::cuda, "*", inputs));
   // A set suite's placeholder is of one backend.
   inputs.ctest_entry = polydev::parse_ctest_entry("too_few_cuda_devices");
-  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*", inputs),
+  EXPECT_EQ(no_test_reason(polydev::Backend::opencl, "*", inputs),
             "its CTest entry too_few_cuda_devices runs no OpenCL test");
-  EXPECT_FALSE(polydev::testing::runs_no_test_of("cuda", "*", inputs));
+  EXPECT_FALSE(no_test_reason(polydev::Backend::cuda, "*", inputs));
 }
 
 // Whether a process with `filter` and no other input runs no test of `backend`.
 bool none_of(const char* backend, const std::string& filter) {
-  return polydev::testing::runs_no_test_of(backend, filter, SelectionInputs{}).has_value();
+  return polydev::testing::runs_no_test_of(
+             std::string(backend) == "opencl" ? polydev::Backend::opencl : polydev::Backend::cuda,
+             filter, SelectionInputs{})
+      .has_value();
 }
 
 TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
@@ -329,7 +357,7 @@ TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
   EXPECT_TRUE(none_of("cuda", "*/opencl_selector_error-*/opencl_x"));
   EXPECT_TRUE(none_of("opencl", "*/cuda_nvidia_h100_pci_00_01"));
   EXPECT_TRUE(none_of("opencl", "CUDA/VectorAdd.Runs/no_cuda_device"));
-  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", "*/no_cuda_device", SelectionInputs{}),
+  EXPECT_EQ(no_test_reason(polydev::Backend::opencl, "*/no_cuda_device", SelectionInputs{}),
             "--gtest_filter='*/no_cuda_device' names no OpenCL test");
   // Anything that may name an instance of the backend enumerates it.
   EXPECT_FALSE(none_of("cuda", "*"));
@@ -343,7 +371,7 @@ TEST(RunsNoTestOf, AFilterOfInstancesOfTheOtherBackendOnly) {
 
 TEST(RunsNoTestOf, AFilterThatLeavesOutEveryInstanceOfTheBackend) {
   // The filter of the entry of a binary's tests that use no device leaves out both backends.
-  EXPECT_EQ(polydev::testing::runs_no_test_of("opencl", POLYDEV_HOST_FILTER, SelectionInputs{}),
+  EXPECT_EQ(no_test_reason(polydev::Backend::opencl, POLYDEV_HOST_FILTER, SelectionInputs{}),
             "--gtest_filter=" + polydev::detail::quote(POLYDEV_HOST_FILTER) +
                 " leaves out every OpenCL test");
   EXPECT_TRUE(none_of("cuda", POLYDEV_HOST_FILTER));
