@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "polydev/detail/opencl_platform_version.hpp"
 #include "polydev/key.hpp"
 
 namespace polydev::opencl {
@@ -60,10 +61,14 @@ std::size_t digits_at(std::string_view text, std::size_t at) {
 
 }  // namespace
 
-std::optional<std::string> platform_version_problem(std::string_view version) {
+}  // namespace polydev::opencl
+
+namespace polydev::detail {
+
+std::optional<std::string> opencl_platform_version_problem(std::string_view version) {
   version = version.substr(0, version.find('\0'));
   const auto problem = [&](const std::string& what) -> std::optional<std::string> {
-    return quoted_prefix(version) + " is not 'OpenCL <major>.<minor> <platform-specific " +
+    return opencl::quoted_prefix(version) + " is not 'OpenCL <major>.<minor> <platform-specific " +
            "information>' (" + what + ")";
   };
   constexpr std::string_view prefix = "OpenCL ";
@@ -73,7 +78,7 @@ std::optional<std::string> platform_version_problem(std::string_view version) {
   // The bindings shift the major number by 16 bits into a 32-bit value: four digits keep both
   // numbers in range, and no OpenCL version needs more.
   constexpr std::size_t most_digits = 4;
-  const std::size_t major = digits_at(version, prefix.size());
+  const std::size_t major = opencl::digits_at(version, prefix.size());
   if (major == 0 || major > most_digits) {
     return problem("no major version of 1 to 4 digits after 'OpenCL '");
   }
@@ -81,7 +86,7 @@ std::optional<std::string> platform_version_problem(std::string_view version) {
   if (dot >= version.size() || version[dot] != '.') {
     return problem("no '.' after the major version");
   }
-  const std::size_t minor = digits_at(version, dot + 1);
+  const std::size_t minor = opencl::digits_at(version, dot + 1);
   if (minor == 0 || minor > most_digits) {
     return problem("no minor version of 1 to 4 digits after the '.'");
   }
@@ -91,6 +96,10 @@ std::optional<std::string> platform_version_problem(std::string_view version) {
   }
   return std::nullopt;
 }
+
+}  // namespace polydev::detail
+
+namespace polydev::opencl {
 
 void assign_keys(Inventory& inventory) {
   std::map<std::string, int> uses;

@@ -13,6 +13,7 @@
 #include "io/printable.hpp"
 #include "opencl/device_type_name.hpp"
 #include "polydev/caches.hpp"
+#include "polydev/detail/opencl_platform_version.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/selection.hpp"
@@ -145,6 +146,29 @@ std::string listing_failure(const char* call, cl_int status, const char* what) {
          " means none)";
 }
 
+// CL_PLATFORM_VERSION into `version` up to its first NUL, read byte for byte as the bindings read
+// it (they stop at the first NUL, wherever the driver's buffer ends); why the bindings cannot read
+// it, if they cannot.
+std::optional<std::string> read_platform_version(cl_platform_id platform, std::string& version) {
+  std::size_t size = 0;
+  cl_int status = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, 0, nullptr, &size);
+  std::vector<char> bytes(size);
+  if (status == CL_SUCCESS && size > 0) {
+    status = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, size, bytes.data(), nullptr);
+  }
+  if (status != CL_SUCCESS) {
+    return std::string("clGetPlatformInfo(CL_PLATFORM_VERSION) failed: ") + error_name(status) +
+           " (" + std::to_string(status) + ")";
+  }
+  const auto end = std::find(bytes.begin(), bytes.end(), '\0');
+  if (end == bytes.end()) return "CL_PLATFORM_VERSION is not NUL-terminated";
+  version.assign(bytes.begin(), end);
+  if (auto problem = detail::opencl_platform_version_problem(version)) {
+    return "CL_PLATFORM_VERSION " + *problem;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 System System::enumerate_now() {
@@ -175,7 +199,8 @@ System System::enumerate_now() {
     info.vendor = string_info(platform, CL_PLATFORM_VENDOR);
     info.version = string_info(platform, CL_PLATFORM_VERSION);
     std::vector<cl::Device> devices;
-    if (const auto problem = bindings_version_problem(platform())) {
+    std::string version;
+    if (const auto problem = read_platform_version(platform(), version)) {
       const cl_uint count = raw_device_count(platform);
       info.devices_error = *problem + "; its " + std::to_string(count) + " device" +
                            (count == 1 ? " is" : "s are") +
@@ -233,36 +258,6 @@ cl::Device System::device(DevicePosition position) const {
 Inventory enumerate() { return System::enumerate_now().inventory(); }
 
 const Inventory& system_inventory() { return System::get().inventory(); }
-
-namespace {
-
-// CL_PLATFORM_VERSION into `version` up to its first NUL, read byte for byte as the bindings read
-// it (they stop at the first NUL, wherever the driver's buffer ends); why the bindings cannot read
-// it, if they cannot.
-std::optional<std::string> read_platform_version(cl_platform_id platform, std::string& version) {
-  std::size_t size = 0;
-  cl_int status = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, 0, nullptr, &size);
-  std::vector<char> bytes(size);
-  if (status == CL_SUCCESS && size > 0) {
-    status = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, size, bytes.data(), nullptr);
-  }
-  if (status != CL_SUCCESS) {
-    return std::string("clGetPlatformInfo(CL_PLATFORM_VERSION) failed: ") + error_name(status) +
-           " (" + std::to_string(status) + ")";
-  }
-  const auto end = std::find(bytes.begin(), bytes.end(), '\0');
-  if (end == bytes.end()) return "CL_PLATFORM_VERSION is not NUL-terminated";
-  version.assign(bytes.begin(), end);
-  if (auto problem = platform_version_problem(version)) return "CL_PLATFORM_VERSION " + *problem;
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::optional<std::string> bindings_version_problem(cl_platform_id platform) {
-  std::string version;
-  return read_platform_version(platform, version);
-}
 
 cl::CommandQueue create_queue(const cl::Context& context, cl_device_id device,
                               cl_command_queue_properties properties) {

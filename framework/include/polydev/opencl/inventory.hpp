@@ -87,14 +87,6 @@ struct DeviceDescriptor {
 /// Builds the descriptor of the device at `position` (which must exist in `inventory`).
 DeviceDescriptor describe(const Inventory& inventory, DevicePosition position);
 
-/// Why the OpenCL C++ bindings cannot read `version`, a `CL_PLATFORM_VERSION` up to its terminating
-/// NUL (an embedded NUL ends it, as it ends it for the bindings); `nullopt` when it has the form
-/// "OpenCL <major>.<minor>" followed by a space or its end, with numbers of at most four digits.
-/// The bindings read any other form out of bounds, on every `cl::Device` made from a handle of the
-/// platform and every `cl::CommandQueue` made for it, so such a platform's devices are left out.
-/// The text quotes at most a short prefix of `version`, with unprintable bytes escaped.
-std::optional<std::string> platform_version_problem(std::string_view version);
-
 /// Fills in `DeviceInfo::key` for every device of `inventory`; see `polydev/key.hpp` for the rules.
 void assign_keys(Inventory& inventory);
 

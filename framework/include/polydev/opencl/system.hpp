@@ -48,12 +48,6 @@ namespace polydev::opencl {
 /// @throws polydev::selection_error, polydev::backend_error
 cl::Context create_some_context();
 
-/// Why the OpenCL C++ bindings must not be handed `platform` or its devices: its
-/// `CL_PLATFORM_VERSION`, read byte for byte as they read it, cannot be read or fails
-/// `platform_version_problem`; `nullopt` when the bindings can use it. Enumeration leaves out the
-/// devices of such a platform, and reports this as the platform's `devices_error`.
-std::optional<std::string> bindings_version_problem(cl_platform_id platform);
-
 /// A queue on `device` in `context` with `properties`, made through the C API that the platform's
 /// version calls for (`clCreateCommandQueueWithProperties` from OpenCL 2.0 on), as the bindings'
 /// `cl::CommandQueue` constructors choose it, but with the version read safely. It takes the
