@@ -11,6 +11,7 @@
 
 #include "polydev/ctest_resources.hpp"
 #include "polydev/opencl/inventory.hpp"
+#include "support/device_keys.hpp"
 #include "support/run_process.hpp"
 
 namespace {
@@ -31,13 +32,7 @@ ProcessResult resource_spec(std::vector<std::string> arguments,
                                                         {"POLYDEV_PROFILE", std::nullopt}});
 }
 
-std::vector<std::string> opencl_keys() {
-  std::vector<std::string> keys;
-  for (const auto& platform : polydev::opencl::system_inventory().platforms) {
-    for (const auto& device : platform.devices) keys.push_back(device.key);
-  }
-  return keys;
-}
+std::vector<std::string> opencl_keys() { return polydev::test_support::opencl_device_keys(); }
 
 // The first OpenCL device and the rest, or a skip: the tests narrow the selection to the first.
 class ResourceSpecCommand : public ::testing::Test {
