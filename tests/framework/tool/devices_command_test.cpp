@@ -74,12 +74,18 @@ TEST(DevicesCheck, SaysNothingAndLoadsNoDriverWithoutSelectors) {
 }
 
 TEST(DevicesCheck, ReadsTheDriverOfASelectedBackend) {
+#if !defined(POLYDEV_WITH_OPENCL)
+  GTEST_SKIP() << "polydev was built without the OpenCL backend: the tool has no OpenCL driver";
+#endif
   const ProcessResult run = devices("--check", {{"PYOPENCL_TEST", "0"}, {"LD_DEBUG", "files"}});
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_TRUE(loaded_pocl(run)) << run.output;
 }
 
 TEST(DevicesCheck, SaysWhatIsWrongWithASelector) {
+#if !defined(POLYDEV_WITH_OPENCL)
+  GTEST_SKIP() << "polydev was built without the OpenCL backend: the tool has no OpenCL driver";
+#endif
   const ProcessResult run = devices("--check", {{"PYOPENCL_TEST", "portable:no_such_device"}});
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_THAT(run.output, HasSubstr("polydev: PYOPENCL_TEST entry 1 'portable:no_such_device': "
