@@ -1,6 +1,9 @@
 // `polydev devices [--json | --explain | --check]`: the inventory and what the selectors choose, or
 // only what is wrong with the selection.
+#include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "io/printable.hpp"
@@ -65,10 +68,6 @@ std::string binding_notes() {
   return notes;
 }
 
-}  // namespace
-
-namespace {
-
 // The backends that an input of this process selects on. Only their drivers can show an input to
 // be wrong (a selector that matches no device, a required backend without one), so `--check`
 // enumerates these only: without selectors it loads no driver. `PYOPENCL_CTX` chooses default
@@ -86,26 +85,33 @@ Backends backends_selected_on(const SelectionInputs& inputs) {
       both || malformed_requirement || required.cuda || cuda_named};
 }
 
-bool report_problems_of(const DeviceSelection& selection) {
-  const Overview& overview = selection.overview;
+// Prints the selection's warnings, then each of its problems once: the backends' errors (one, of
+// POLYDEV_DEVICES or a configuration, may stand for both) and, with `failing_outcomes`, what else
+// fails the instances (POLYDEV_REQUIRE_DEVICES, malformed or unmet). Whether there was none.
+bool report_problems_of(const DeviceSelection& selection, bool failing_outcomes) {
   for (const std::string& warning : selection.warnings) {
     std::cerr << "polydev: warning: " << detail::printable_text(warning) << '\n';
   }
-  if (!overview.opencl_error.empty()) {
-    std::cerr << "polydev: " << detail::printable_text(overview.opencl_error) << '\n';
+  std::vector<std::string> problems = {selection.overview.opencl_error,
+                                       selection.overview.cuda_error};
+  for (const Backend backend : {Backend::opencl, Backend::cuda}) {
+    const BackendOutcome& outcome = selection.outcome(backend);
+    if (failing_outcomes && outcome.fails()) problems.push_back(outcome.message);
   }
-  // One error (POLYDEV_DEVICES', a configuration's) may stand for both backends: print it once.
-  if (!overview.cuda_error.empty() && overview.cuda_error != overview.opencl_error) {
-    std::cerr << "polydev: " << detail::printable_text(overview.cuda_error) << '\n';
+  std::vector<std::string> said;
+  for (const std::string& problem : problems) {
+    if (problem.empty() || std::find(said.begin(), said.end(), problem) != said.end()) continue;
+    std::cerr << "polydev: " << detail::printable_text(problem) << '\n';
+    said.push_back(problem);
   }
-  return overview.opencl_error.empty() && overview.cuda_error.empty();
+  return said.empty();
 }
 
 }  // namespace
 
 bool report_selection_problems() {
   // The selectors' verdict, not CTest's allocation or a device shard: the tool runs outside them.
-  return report_problems_of(process_selection());
+  return report_problems_of(process_selection(), false);
 }
 
 int devices_command(const ParsedArguments& parsed) {
@@ -117,23 +123,8 @@ int devices_command(const ParsedArguments& parsed) {
                        kDevicesUsage);
   }
   if (check) {
-    const DeviceSelection& selection =
-        process_selection(backends_selected_on(process_selection_inputs()));
-    bool right = report_problems_of(selection);
-    // What else fails the instances: POLYDEV_REQUIRE_DEVICES, malformed or unmet.
-    std::string said_for_opencl;
-    for (const Backend backend : {Backend::opencl, Backend::cuda}) {
-      const BackendOutcome& outcome = selection.outcome(backend);
-      const std::string& error = backend == Backend::opencl ? selection.overview.opencl_error
-                                                            : selection.overview.cuda_error;
-      if (!outcome.fails() || outcome.message == error || outcome.message == said_for_opencl) {
-        continue;
-      }
-      std::cerr << "polydev: " << detail::printable_text(outcome.message) << '\n';
-      if (backend == Backend::opencl) said_for_opencl = outcome.message;
-      right = false;
-    }
-    return right ? 0 : 2;
+    const Backends selected_on = backends_selected_on(process_selection_inputs());
+    return report_problems_of(process_selection(selected_on), true) ? 0 : 2;
   }
   const bool selection_ok = report_selection_problems();
   const Overview& overview = process_selection().overview;
