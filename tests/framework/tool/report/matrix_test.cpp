@@ -236,10 +236,11 @@ TEST(ReportMatrix, ADeviceSetIsAColumnOfItsOwnBesideItsFirstDevice) {
 TEST(ReportMatrix, EveryPlaceholderNameIsKnown) {
   for (const char* name :
        {"no_opencl_device", "no_cuda_device", "opencl_selector_error", "cuda_selector_error",
-        "polydev_require_devices_error", "too_few_opencl_devices", "too_few_cuda_devices"}) {
+        "polydev_require_devices_error", "too_few_opencl_devices", "too_few_cuda_devices",
+        "device_sets_elsewhere"}) {
     EXPECT_TRUE(polydev::is_placeholder(name)) << name;
   }
-  EXPECT_EQ(polydev::kPlaceholders.size(), 7u);
+  EXPECT_EQ(polydev::kPlaceholders.size(), 8u);
   EXPECT_FALSE(polydev::is_placeholder(kPthread0));
   EXPECT_FALSE(polydev::is_placeholder("no_device"));
 }
