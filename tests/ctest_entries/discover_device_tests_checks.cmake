@@ -22,7 +22,8 @@ endfunction()
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
-# The listing of a binary with host tests, a disabled test, a device whose only test is disabled,
+# The listing of a binary with host tests (a suite of them, and one beside a device's test in the
+# same suite), a disabled test, a device whose only test is disabled,
 # a placeholder, a typed suite, devices combined with the user's parameters (`<values>__<key>`), a
 # typed suite over devices, a host suite whose names hold "__" and comments that hold characters
 # CMake lists and brackets treat specially.
@@ -57,10 +58,20 @@ file(
   "  Copies/opencl_pocl_cpu_1_AND_opencl_pocl_cpu_0  # GetParam() = a pair\n"
   "  Copies/opencl_pocl_cpu_1_AND_opencl_pocl_gpu_0  # GetParam() = a pair\n"
   "OpenCL/DeviceTriples.\n"
-  "  Run/too_few_opencl_devices  # GetParam() = too_few_opencl_devices (needs 5)\n")
-# The binary also prints the device CTest allocated to it, if any.
-file(WRITE "${WORK}/fake_tests.sh"
-     "#!/bin/sh\ncat '${WORK}/listing.txt'\necho \"allocated=$CTEST_RESOURCE_GROUP_0_OPENCL_POCL_CPU_0\"\n")
+  "  Run/too_few_opencl_devices  # GetParam() = too_few_opencl_devices (needs 5)\n"
+  "OpenCL/Mixed.\n"
+  "  Runs/opencl_pocl_cpu_1  # GetParam() = opencl_pocl_cpu_1\n"
+  "  Plain/7  # GetParam() = 7\n")
+# The listing of a binary without a device: host tests and a placeholder.
+file(WRITE "${WORK}/host_listing.txt"
+     "HostSuite.\n  Works\nCUDA/VectorAdd.\n  Runs/no_cuda_device  # GetParam() = no_cuda_device\n")
+# The binary lists listing.txt, or the file of its argument --listing=<file>, and also prints the
+# device CTest allocated to it, if any.
+file(
+  WRITE "${WORK}/fake_tests.sh"
+  "#!/bin/sh\nlisting='${WORK}/listing.txt'\n"
+  "for argument in \"$@\"; do case \"$argument\" in --listing=*) listing=\"\${argument#--listing=}\";; esac; done\n"
+  "cat \"$listing\"\necho \"allocated=$CTEST_RESOURCE_GROUP_0_OPENCL_POCL_CPU_0\"\n")
 # The tool records its arguments and says FAKE_TOOL_SAYS on stderr, exiting with FAKE_TOOL_STATUS,
 # where they are set.
 file(
@@ -147,12 +158,12 @@ function(expect_entry case name)
   endforeach()
 endfunction()
 
-# An entry per device, placeholder and the host tests; resources for devices only; a device whose
-# tests are all disabled is a disabled entry.
+# An entry per device and placeholder, the host tests in the first device's entry; resources for
+# devices only; a device whose tests are all disabled is a disabled entry.
 configure(device_entries "polydev_discover_device_tests(fake GRANULARITY device)" ok "")
 read_entries(device_entries)
 set(expected_names
-    "fake/host;fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;fake/cuda_h200_pci_00_07;fake/no_opencl_device;fake/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1_AND_opencl_pocl_gpu_0"
+    "fake/opencl_pocl_cpu_0;fake/opencl_pocl_cpu_1;fake/opencl_pocl_gpu_0;fake/opencl_selector_error;fake/no_cuda_device;fake/cuda_h200_pci_00_07;fake/no_opencl_device;fake/opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1_AND_opencl_pocl_gpu_0"
 )
 list(SORT expected_names)
 set(names "${device_entries_names}")
@@ -196,10 +207,6 @@ expect_entry(
   "--gtest_filter=\\*/opencl_pocl_cpu_1:\\*__opencl_pocl_cpu_1\"" "\"\\.type\" : \"opencl_pocl_cpu_1\"")
 expect_entry(device_entries fake/cuda_h200_pci_00_07 "\"\\.type\" : \"cuda_h200_pci_00_07\"")
 expect_entry(device_entries fake/opencl_pocl_gpu_0 "\"DISABLED\"")
-expect_entry(
-  device_entries fake/host
-  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*__opencl_\\*:\\*__cuda_\\*:\\*/no_opencl_device:\\*__no_opencl_device:\\*/no_cuda_device:\\*__no_cuda_device:\\*/opencl_selector_error:\\*__opencl_selector_error:\\*/cuda_selector_error:\\*__cuda_selector_error:\\*/polydev_require_devices_error:\\*__polydev_require_devices_error:\\*/too_few_opencl_devices:\\*__too_few_opencl_devices:\\*/too_few_cuda_devices:\\*__too_few_cuda_devices\""
-  "--gtest_output=xml:${results}/host.xml\"" "${entry_host}")
 # The device sets of a binary run in one entry that holds one slot of each of their devices, in one
 # group: CTest runs it beside no entry that holds any of them, and the devices start once.
 expect_entry(
@@ -209,11 +216,12 @@ expect_entry(
   "\"requirements\" :[^q]*\"opencl_pocl_cpu_0\",[^q]*\"opencl_pocl_cpu_1\",[^q]*\"opencl_pocl_gpu_0\","
   "${skip_by_status}" "${entry_sets}")
 # A set suite that lacks OpenCL devices runs its placeholder in the entry of the first OpenCL
-# device, whose process starts the OpenCL drivers anyway.
+# device, whose process starts the OpenCL drivers anyway; the tests that use no device run there
+# too: a suite of them by its name, one beside a device's test by its own.
 expect_entry(
   device_entries fake/opencl_pocl_cpu_0
-  "--gtest_filter=\\*/opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_0:\\*/too_few_opencl_devices:\\*__too_few_opencl_devices\"")
-foreach(unresourced IN ITEMS fake/host fake/opencl_selector_error fake/no_cuda_device
+  "--gtest_filter=\\*/opencl_pocl_cpu_0:\\*__opencl_pocl_cpu_0:\\*/too_few_opencl_devices:\\*__too_few_opencl_devices:HostSuite\\.\\*:Typed/0\\.\\*:Host/Pairs\\.\\*:OpenCL/Mixed\\.Plain/7\"")
+foreach(unresourced IN ITEMS fake/opencl_selector_error fake/no_cuda_device
                              fake/no_opencl_device fake/opencl_pocl_cpu_0)
   string(MAKE_C_IDENTIFIER "${unresourced}" id)
   if(NOT unresourced STREQUAL "fake/opencl_pocl_cpu_0" AND "${device_entries_${id}}" MATCHES
@@ -330,6 +338,20 @@ expect_entry(
   device_environment fake/opencl_pocl_cpu_0
   "\"ENVIRONMENT_MODIFICATION\",[ \n]*\"value\" :[ \n]*\\[[ \n]*\"POLYDEV_ALL_SKIPPED_EXIT_CODE=set:77\",[ \n]*\"FOO=set:1\",[ \n]*\"POLYDEV_CTEST_ENTRY=set:opencl_pocl_cpu_0\"[ \n]*\\]"
   "${skip_by_status}" "\"LABELS\"[^]]*\"gpu\"")
+
+# A binary without a device entry runs its tests that use no device in an entry of their own: every
+# test but those of a device or a placeholder.
+configure(host_only [[polydev_discover_device_tests(fake GRANULARITY device
+                       DISCOVERY_EXTRA_ARGS "--listing=${WORK}/host_listing.txt")]] ok ""
+          -DWORK=${WORK})
+read_entries(host_only)
+if(NOT host_only_names STREQUAL "fake/host;fake/no_cuda_device")
+  fail("host_only: entries '${host_only_names}', expected 'fake/host;fake/no_cuda_device'")
+endif()
+expect_entry(
+  host_only fake/host
+  "--gtest_filter=-\\*/opencl_\\*:\\*/cuda_\\*:\\*__opencl_\\*:\\*__cuda_\\*:\\*/no_opencl_device:\\*__no_opencl_device:\\*/no_cuda_device:\\*__no_cuda_device:\\*/opencl_selector_error:\\*__opencl_selector_error:\\*/cuda_selector_error:\\*__cuda_selector_error:\\*/polydev_require_devices_error:\\*__polydev_require_devices_error:\\*/too_few_opencl_devices:\\*__too_few_opencl_devices:\\*/too_few_cuda_devices:\\*__too_few_cuda_devices:\\*/device_sets_elsewhere:\\*__device_sets_elsewhere\""
+  "--gtest_output=xml:${WORK}/host_only/build/polydev_results/fake/host.xml\"" "${entry_host}")
 
 # The cache variable chooses when the call does not.
 configure(cache_instance "polydev_discover_device_tests(fake)" ok ""
