@@ -1,8 +1,9 @@
 # The polydev CMake package: `cmake --install` gives
 #   find_package(polydev CONFIG REQUIRED COMPONENTS framework pools gtest)
-# with the targets polydev::framework, polydev::pools, polydev::gtest, polydev::gtest_main and
-# polydev::tool, and polydev::opencl_bindings where polydev has OpenCL. Included by the top-level CMakeLists.txt after the component directories, so the
-# whole package is described in one place.
+# with the targets polydev::framework, polydev::pools, polydev::test_inputs, polydev::gtest,
+# polydev::gtest_main and polydev::tool, and polydev::opencl_bindings where polydev has OpenCL.
+# Included by the top-level CMakeLists.txt after the component directories, so the whole package is
+# described in one place.
 #
 # One export set per component, so that a consumer asking for `framework` alone never needs
 # GoogleTest. CMake checks at generate time that a target of one set is linked only to targets that
@@ -89,7 +90,7 @@ else()
   _polydev_install_component(framework TARGETS polydev_framework)
 endif()
 _polydev_install_component(pools TARGETS polydev_pools)
-_polydev_install_component(gtest TARGETS polydev_gtest polydev_gtest_main)
+_polydev_install_component(gtest TARGETS polydev_test_inputs polydev_gtest polydev_gtest_main)
 if(POLYDEV_PACKAGE_HAS_TOOL)
   _polydev_install_component(tool TARGETS polydev_tool)
   # The Slurm recipe's scripts (docs/clusters.md), next to the tool they call.

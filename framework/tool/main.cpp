@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "io/printable.hpp"
+#include "polydev/testing/test_inputs.hpp"
 
 namespace polydev::tool {
 
@@ -159,6 +160,9 @@ int main(int argc, char** argv) {
     const int placeholder = ::open("/dev/null", O_WRONLY);
     if (placeholder >= 0 && placeholder != STDOUT_FILENO) ::close(placeholder);
   }
+  // polydev.yaml's profile and device shards, as a test binary reads them: the tool reads nothing
+  // before this, so it cannot throw.
+  polydev::testing::install_test_inputs();
   static polydev::tool::StdoutBuffer buffer(stdout_closed);
   std::streambuf* const original = std::cout.rdbuf(&buffer);
   int status = polydev::tool::run(argc, argv);

@@ -14,9 +14,9 @@
 
 #include "inputs.hpp"
 #include "io/printable.hpp"
-#include "io/regular_file.hpp"
 #include "matrix.hpp"
 #include "output.hpp"
+#include "polydev/detail/regular_file.hpp"
 #include "render.hpp"
 #include "results.hpp"
 #endif

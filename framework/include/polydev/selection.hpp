@@ -5,10 +5,11 @@
 /// inputs (read once into a value) and the two inventories.
 ///
 /// The inputs are the backend selectors (`PYOPENCL_TEST`, `PYOPENCL_CTX`, `CUDA_DEVICE` and the
-/// `~/.cuda_device` files), `POLYDEV_DEVICES`, `POLYDEV_REQUIRE_DEVICES`, the profile of
-/// `polydev.yaml` (whose variables fill in those the environment leaves unset), CTest's resource
-/// allocation and `POLYDEV_SHARD_BY=device` with GoogleTest's shard variables. Nothing here writes
-/// the process environment: a profile reaches its readers through `SelectionInputs`.
+/// `~/.cuda_device` files), `POLYDEV_DEVICES`, `POLYDEV_REQUIRE_DEVICES` and CTest's resource
+/// allocation, read here, and what a layer above adds to them (`extend_process_inputs`): the test
+/// layer's `polydev.yaml` profile, whose variables fill in those the environment leaves unset, and
+/// its device shard (polydev/testing/test_inputs.hpp). Nothing here writes the process
+/// environment: a profile reaches its readers through `SelectionInputs`.
 
 #include <cstddef>
 #include <functional>
@@ -27,32 +28,19 @@
 namespace polydev {
 
 /// One shard of a device-sharded run, for spreading a device suite over several jobs (a CI matrix,
-/// the tasks of a Slurm job step).
-///
-/// GoogleTest's own sharding (`GTEST_TOTAL_SHARDS`, `GTEST_SHARD_INDEX`) splits the list of test
-/// instances, device instances included, so every shard touches every device. With
-/// `POLYDEV_SHARD_BY=device` each shard instead takes whole devices: the selected devices, OpenCL
-/// then CUDA in selection order, are dealt round-robin (device i goes to shard i mod total), each
-/// shard runs every test on its own devices, and GoogleTest's test sharding is switched off for
-/// that process (polydev's fixtures remove the two variables before GoogleTest reads them). A shard
-/// with no device reports its suites SKIPPED with the reason. `POLYDEV_SHARD_BY=test` (or unset)
-/// leaves sharding to GoogleTest.
+/// the tasks of a Slurm job step): the selected devices, OpenCL then CUDA in selection order, are
+/// dealt round-robin (device i goes to shard i mod total), and each shard runs every test on its
+/// own devices. The test layer reads it (`POLYDEV_SHARD_BY=device`,
+/// polydev/testing/test_inputs.hpp).
 struct DeviceShard {
-  int index = 0;  ///< GTEST_SHARD_INDEX, from 0
-  int total = 1;  ///< GTEST_TOTAL_SHARDS
+  int index = 0;  ///< this shard, from 0
+  int total = 1;  ///< how many shards there are
 
   /// Whether the device at `position` (0-based over OpenCL then CUDA selections) is this shard's.
   bool takes(std::size_t position) const {
     return position % static_cast<std::size_t>(total) == static_cast<std::size_t>(index);
   }
 };
-
-/// Reads `POLYDEV_SHARD_BY`, `GTEST_TOTAL_SHARDS` and `GTEST_SHARD_INDEX` through `lookup`:
-/// the shard when sharding by device, nothing otherwise (unset, `test`, or no shard variables).
-/// @throws polydev::selection_error for another `POLYDEV_SHARD_BY` value, shard variables that are
-/// not numbers, a total below 1, an index outside [0, total), or only one of the two set.
-std::optional<DeviceShard> parse_device_sharding(
-    const std::function<std::optional<std::string>(const char* name)>& lookup);
 
 /// What a CTest entry written by `polydev_discover_device_tests` runs, as it tells its process
 /// through `POLYDEV_CTEST_ENTRY` (the variable's name is `kCTestEntryVariable`): the tests that
@@ -76,30 +64,55 @@ struct SelectionInputs {
   cuda::DeviceSources cuda_sources;            ///< `CUDA_DEVICE` and the device files
   std::optional<std::string> polydev_devices;  ///< `POLYDEV_DEVICES`
   std::optional<std::string> require_devices;  ///< `POLYDEV_REQUIRE_DEVICES`
-  std::string config_error;  ///< a `polydev.yaml` that cannot be used: both selections fail
+  /// Why the defaults of a layer above cannot be known (a `polydev.yaml` that cannot be used):
+  /// both selections fail.
+  std::string config_error;
 
   /// The device keys CTest allocated to this process; nothing outside CTest's allocation.
   std::optional<std::vector<std::string>> ctest_allocated_keys;
   /// What the CTest entry that runs this process says it runs (`POLYDEV_CTEST_ENTRY`, see
   /// `CTestEntry`); nothing outside polydev's entries.
   std::optional<CTestEntry> ctest_entry;
-  std::optional<DeviceShard> shard;  ///< when `POLYDEV_SHARD_BY=device` splits the run
+  std::optional<DeviceShard> shard;  ///< when the run is split by device (a layer's input)
   /// `POLYDEV_SHARD_BY=device`, even when its shard variables are malformed.
   bool shard_by_device = false;
   /// Malformed CTest allocation or shard variables: every instance fails with it.
   std::string process_error;
 };
 
-/// The inputs from `environment`, where each variable of `profile` (see `profile_environment`)
-/// stands in for one the environment leaves unset; `cuda_sources` gives the device files (its
-/// `cuda_device` is replaced by the `CUDA_DEVICE` so found). Pure but for `environment`.
-SelectionInputs read_selection_inputs(
-    const EnvironmentLookup& environment,
-    const std::vector<std::pair<std::string, std::string>>& profile,
-    cuda::DeviceSources cuda_sources, std::string config_error = {});
+/// What a layer above the framework adds to this process's selection inputs. The framework reads
+/// no configuration file and no test runner's variables; polydev's test layer
+/// (polydev/testing/test_inputs.hpp) adds `polydev.yaml`'s profile and the device shard, in test
+/// binaries and in the `polydev` tool alike.
+struct ProcessInputsExtension {
+  /// Variables that stand in for those the environment leaves unset.
+  std::vector<std::pair<std::string, std::string>> defaults;
+  /// Why the defaults cannot be known: both selections fail with it.
+  std::string defaults_error;
+  /// The device shard of this process, read from the environment; nothing when the run is not
+  /// split by device. May throw polydev::selection_error: every instance fails with its message.
+  std::function<std::optional<DeviceShard>(const EnvironmentLookup& environment)> read_shard;
+};
 
-/// The inputs of this process: its environment, `process_config()`'s profile and the device files
-/// under `$HOME`, read on the first call (thread-safe).
+/// The inputs from `environment` and `cuda_sources` (the device files; its `cuda_device` is
+/// replaced by `CUDA_DEVICE`), extended by `extension`: its defaults stand in for the variables
+/// the environment leaves unset (one set even to the empty string wins), its error fails both
+/// selections, its shard reader gives the shard. Without an extension, `POLYDEV_PROFILE` or a
+/// `POLYDEV_SHARD_BY` other than `test` is an error that says which programs read them. Pure but
+/// for `environment`.
+SelectionInputs read_selection_inputs(const EnvironmentLookup& environment,
+                                      const std::optional<ProcessInputsExtension>& extension,
+                                      cuda::DeviceSources cuda_sources);
+
+/// Makes `extension` part of the inputs `process_selection_inputs()` reads. Called by the layer
+/// before the process's first selection (polydev::gtest does while its suites are instantiated,
+/// the `polydev` tool when it starts); `defaults` is called when the inputs are read.
+/// @throws polydev::error when the inputs were read already: the selection made then would differ
+/// from every later one.
+void extend_process_inputs(std::function<ProcessInputsExtension()> extension);
+
+/// `read_selection_inputs` of this process: its environment, the device files under `$HOME` and
+/// the extension of `extend_process_inputs`, if any, read on the first call (thread-safe).
 const SelectionInputs& process_selection_inputs();
 
 /// Which input keeps a device from running in this process.

@@ -1,4 +1,4 @@
-#include "io/regular_file.hpp"
+#include "polydev/detail/regular_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

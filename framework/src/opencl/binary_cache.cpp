@@ -13,9 +13,9 @@
 #include <utility>
 
 #include "io/printable.hpp"
-#include "io/regular_file.hpp"
 #include "opencl/program_cache_entry.hpp"
 #include "polydev/detail/environment.hpp"
+#include "polydev/detail/regular_file.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/error.hpp"
 #include "polydev/opencl/program_cache.hpp"

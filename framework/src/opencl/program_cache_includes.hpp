@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "io/printable.hpp"
-#include "io/regular_file.hpp"
 #include "opencl/program_cache_entry.hpp"
+#include "polydev/detail/regular_file.hpp"
 #include "polydev/opencl/program_cache.hpp"
 
 namespace polydev::opencl::detail {

@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "io/printable.hpp"
-#include "io/regular_file.hpp"
 #include "polydev/cuda/selection.hpp"
 #include "polydev/detail/environment.hpp"
+#include "polydev/detail/regular_file.hpp"
 #include "polydev/error.hpp"
 #include "selection/python_int.hpp"
 

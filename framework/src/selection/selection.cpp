@@ -54,7 +54,7 @@ struct ProcessFilter {
                            "POLYDEV_SHARD_BY=device gives it to shard " +
                                std::to_string(position % static_cast<std::size_t>(shard->total)) +
                                " of " + std::to_string(shard->total) + ", and this is shard " +
-                               std::to_string(shard->index) + " (GTEST_SHARD_INDEX)"};
+                               std::to_string(shard->index)};
     }
     return std::nullopt;
   }

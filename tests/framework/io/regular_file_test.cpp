@@ -1,7 +1,7 @@
 // The one reader of every file polydev is pointed at: regular files only, opened without waiting
 // for a FIFO's writer, never more than a cap; every other kind of file is an error naming the
 // path and what it is. Also the quoting of file content in messages.
-#include "io/regular_file.hpp"
+#include "polydev/detail/regular_file.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

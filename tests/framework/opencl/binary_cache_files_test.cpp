@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "io/regular_file.hpp"
+#include "polydev/detail/regular_file.hpp"
 #include "polydev/error.hpp"
 #include "polydev/opencl/binary_cache.hpp"
 #include "polydev/opencl/program_cache.hpp"

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "polydev/error.hpp"
 #include "support/synthetic_inventory.hpp"
 
 namespace {
@@ -246,7 +247,7 @@ TEST(ProcessSelection, TheTableMarksTheDevicesOfOtherShards) {
   const std::string table = polydev::format_table(select(inputs));
   EXPECT_THAT(table_entry(table, "key_1_0"),
               testing::EndsWith("; not run here: POLYDEV_SHARD_BY=device gives it to shard 0 of "
-                                "2, and this is shard 1 (GTEST_SHARD_INDEX)"));
+                                "2, and this is shard 1"));
   EXPECT_THAT(table_entry(table, "key_1_1"), testing::StartsWith("    [run #2] "));
   EXPECT_THAT(table_entry(table, "key_0_0"), testing::HasSubstr("; not selected: "));
 }
@@ -270,11 +271,9 @@ TEST(ProcessSelection, DeviceShardsDealOpenCLThenCudaRoundRobin) {
   EXPECT_THAT(running_opencl(selection), ElementsAre("key_0_1", "key_2_0"));
   EXPECT_THAT(running_cuda(selection), IsEmpty());
   EXPECT_EQ(fate(selection, "key_0_0"),
-            "shard: POLYDEV_SHARD_BY=device gives it to shard 0 of 3, and this is shard 1 "
-            "(GTEST_SHARD_INDEX)");
+            "shard: POLYDEV_SHARD_BY=device gives it to shard 0 of 3, and this is shard 1");
   EXPECT_EQ(fate(selection, cuda_key(1)),
-            "shard: POLYDEV_SHARD_BY=device gives it to shard 0 of 3, and this is shard 1 "
-            "(GTEST_SHARD_INDEX)");
+            "shard: POLYDEV_SHARD_BY=device gives it to shard 0 of 3, and this is shard 1");
   EXPECT_EQ(no_device_reason_of(selection.cuda),
             "no selected CUDA device runs in this process: POLYDEV_SHARD_BY=device gives shard 1 "
             "of 3 other devices.");
@@ -325,15 +324,20 @@ TEST(ProcessSelection, WarningsOfBothBackendsOpenCLFirst) {
 
 using Variables = std::map<std::string, std::string>;
 
+polydev::EnvironmentLookup lookup_in(const Variables& environment) {
+  return [environment](const std::string& name) -> std::optional<std::string> {
+    const auto found = environment.find(name);
+    if (found == environment.end()) return std::nullopt;
+    return found->second;
+  };
+}
+
+// The inputs as a program with a layer above the framework reads them, `profile` its defaults.
 SelectionInputs read(const Variables& environment,
                      const std::vector<std::pair<std::string, std::string>>& profile = {}) {
-  return polydev::read_selection_inputs(
-      [&](const std::string& name) -> std::optional<std::string> {
-        const auto found = environment.find(name);
-        if (found == environment.end()) return std::nullopt;
-        return found->second;
-      },
-      profile, {});
+  polydev::ProcessInputsExtension extension;
+  extension.defaults = profile;
+  return polydev::read_selection_inputs(lookup_in(environment), extension, {});
 }
 
 TEST(SelectionInputs, TheProfileFillsInWhatTheEnvironmentLeavesUnset) {
@@ -357,31 +361,6 @@ TEST(SelectionInputs, TheProfileFillsInWhatTheEnvironmentLeavesUnset) {
   EXPECT_EQ(overridden.cuda_sources.cuda_device, "0");
   EXPECT_EQ(overridden.require_devices, " ");
   EXPECT_EQ(overridden.polydev_devices, "type=gpu");
-}
-
-TEST(SelectionInputs, ReadsCTestAllocationAndTheShard) {
-  const SelectionInputs inputs = read({{"CTEST_RESOURCE_GROUP_COUNT", "1"},
-                                       {"CTEST_RESOURCE_GROUP_0", "key_1_0"},
-                                       {"CTEST_RESOURCE_GROUP_0_KEY_1_0", "id:0,slots:1"},
-                                       {"POLYDEV_SHARD_BY", "device"},
-                                       {"GTEST_TOTAL_SHARDS", "2"},
-                                       {"GTEST_SHARD_INDEX", "1"}});
-  EXPECT_EQ(inputs.ctest_allocated_keys, std::vector<std::string>{"key_1_0"});
-  ASSERT_TRUE(inputs.shard.has_value());
-  EXPECT_EQ(inputs.shard->index, 1);
-  EXPECT_EQ(inputs.shard->total, 2);
-  EXPECT_TRUE(inputs.shard_by_device);
-  EXPECT_EQ(inputs.process_error, "");
-}
-
-TEST(SelectionInputs, MalformedShardVariablesAreAnErrorStillShardingByDevice) {
-  const SelectionInputs inputs = read(
-      {{"POLYDEV_SHARD_BY", "device"}, {"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "2"}});
-  EXPECT_FALSE(inputs.shard.has_value());
-  EXPECT_TRUE(inputs.shard_by_device);
-  EXPECT_EQ(inputs.process_error,
-            "GTEST_SHARD_INDEX='2' is not a shard of 2; expected a number from 0 to 1");
-  EXPECT_FALSE(read({{"POLYDEV_SHARD_BY", "test"}}).shard_by_device);
 }
 
 TEST(SelectionInputs, ReadsTheCTestEntryOnce) {
@@ -413,24 +392,50 @@ TEST(SelectionInputs, AMalformedCTestEntryFailsTheProcessSayingWhatIsAccepted) {
   }
 }
 
-// POLYDEV_SHARD_BY= is unset, as an empty PYOPENCL_TEST or POLYDEV_DEVICES is: GoogleTest's own
-// sharding, no error, whatever the shard variables say.
-TEST(SelectionInputs, AnEmptyShardModeReadsAsUnset) {
-  const SelectionInputs inputs =
-      read({{"POLYDEV_SHARD_BY", ""}, {"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "1"}});
+TEST(SelectionInputs, ReadsCTestAllocation) {
+  const SelectionInputs inputs = read({{"CTEST_RESOURCE_GROUP_COUNT", "1"},
+                                       {"CTEST_RESOURCE_GROUP_0", "key_1_0"},
+                                       {"CTEST_RESOURCE_GROUP_0_KEY_1_0", "id:0,slots:1"}});
+  EXPECT_EQ(inputs.ctest_allocated_keys, std::vector<std::string>{"key_1_0"});
   EXPECT_EQ(inputs.process_error, "");
-  EXPECT_FALSE(inputs.shard.has_value());
-  EXPECT_FALSE(inputs.shard_by_device);
-  const SelectionInputs unset = read({{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "1"}});
-  EXPECT_EQ(unset.process_error, inputs.process_error);
-  EXPECT_EQ(unset.shard.has_value(), inputs.shard.has_value());
 }
 
-TEST(SelectionInputs, AnUnknownShardModeIsQuotedPrintably) {
-  const SelectionInputs inputs = read({{"POLYDEV_SHARD_BY", "dev\x1b[2Jice"}});
-  EXPECT_EQ(
-      inputs.process_error.rfind("POLYDEV_SHARD_BY='dev\\x1b[2Jice' is not a sharding mode", 0), 0u)
-      << inputs.process_error;
+// The framework reads no polydev.yaml and no test runner's shard variables: where no layer
+// extends the inputs, asking for a profile or a device shard fails the selection, saying which
+// programs read them, and is never ignored.
+TEST(SelectionInputs, WithoutALayerAProfileOrADeviceShardIsAnErrorNotIgnored) {
+  const auto plain = [](const Variables& environment) {
+    return polydev::read_selection_inputs(lookup_in(environment), std::nullopt, {});
+  };
+  const SelectionInputs profile = plain({{"POLYDEV_PROFILE", "gpu\x1b"}});
+  EXPECT_THAT(profile.config_error,
+              testing::StartsWith("POLYDEV_PROFILE='gpu\\x1b' asks for a polydev.yaml profile, "
+                                  "which this program does not read: polydev's test layer does"));
+  EXPECT_THAT(profile.config_error, HasSubstr("polydev::testing::install_test_inputs()"));
+  const SelectionInputs shard = plain(
+      {{"POLYDEV_SHARD_BY", "device"}, {"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "1"}});
+  EXPECT_THAT(shard.process_error,
+              testing::StartsWith("POLYDEV_SHARD_BY='device' asks for a run split by device"));
+  EXPECT_FALSE(shard.shard.has_value());
+  for (const char* unsplit : {"", "test"}) {
+    const SelectionInputs inputs = plain({{"POLYDEV_SHARD_BY", unsplit}, {"POLYDEV_PROFILE", ""}});
+    EXPECT_EQ(inputs.process_error, "") << unsplit;
+    EXPECT_EQ(inputs.config_error, "") << unsplit;
+  }
+  // With a layer, the same variables are the layer's to read.
+  EXPECT_EQ(read({{"POLYDEV_PROFILE", "gpu"}, {"POLYDEV_SHARD_BY", "device"}}).process_error, "");
+}
+
+// A layer that comes after the process read its inputs would make later selections differ from
+// the ones made before it: refused, saying why.
+TEST(SelectionInputs, ALayerAfterTheProcessReadItsInputsIsRefused) {
+  (void)polydev::process_selection_inputs();
+  try {
+    polydev::extend_process_inputs([] { return polydev::ProcessInputsExtension{}; });
+    FAIL() << "a late extension was accepted";
+  } catch (const polydev::error& refused) {
+    EXPECT_THAT(refused.what(), HasSubstr("were read before a layer extended them"));
+  }
 }
 
 }  // namespace

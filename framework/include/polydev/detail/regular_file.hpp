@@ -1,9 +1,12 @@
 #pragma once
 
-// Reading the files polydev is pointed at (~/.cuda_device, polydev.yaml, report inputs, program
-// cache entries). Any of them may be a FIFO, a device such as /dev/zero, a directory, a dangling
-// link or hundreds of megabytes: only regular files are read, never more than a cap, and opening
-// never blocks. Everything else is an error that names the path and what it is.
+/// @file
+/// Reading the files polydev is pointed at (~/.cuda_device, polydev.yaml, report inputs, program
+/// cache entries). Any of them may be a FIFO, a device such as /dev/zero, a directory, a dangling
+/// link or hundreds of megabytes: only regular files are read, never more than a cap, and opening
+/// never blocks. Everything else is an error that names the path and what it is. Not part of the
+/// API: public only because polydev's test layer (polydev.yaml, a fresh process's report) reads
+/// files through the same function.
 
 #include <cstddef>
 #include <optional>
