@@ -59,7 +59,7 @@ foreach(_polydev_component IN ITEMS framework pools fixtures)
     FILES_MATCHING
     PATTERN "*.hpp")
 endforeach()
-# The header that the build generates (framework/CMakeLists.txt).
+# The header that the build generates (fixtures/CMakeLists.txt).
 install(FILES "${POLYDEV_GENERATED_INCLUDE_DIR}/polydev/placeholders.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/polydev" COMPONENT polydev_development)
 

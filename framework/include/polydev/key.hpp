@@ -42,12 +42,4 @@ std::optional<std::string> pci_key_suffix(std::string_view pci_bus_id);
 /// The short platform word used in OpenCL keys (see the rules above).
 std::string opencl_platform_word(std::string_view platform_name);
 
-/// Where a test instance's name puts its device. polydev's suites end every instance name with the
-/// device key (or a placeholder such as `no_opencl_device`): after a '/' (`Saxpy.Runs/<key>`),
-/// or, when the device is combined with the user's own parameters, after `__`
-/// (`Scale.Runs/1000_float__<key>`). Keys never hold `__`, so the device is the text after the last
-/// '/' or `__`, whichever comes later; empty when the name holds neither. The same rule serves
-/// `--gtest_filter` patterns (`*/<key>`, `*__<key>`); callers check that the text is a key.
-std::string_view instance_device_part(std::string_view test_name);
-
 }  // namespace polydev

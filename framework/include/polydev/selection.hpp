@@ -42,20 +42,16 @@ struct DeviceShard {
   }
 };
 
-/// What a CTest entry written by `polydev_discover_device_tests` runs, as it tells its process
-/// through `POLYDEV_CTEST_ENTRY` (the variable's name is `kCTestEntryVariable`): the tests that
-/// use no device, a placeholder instance, or the instances of the devices it holds.
+/// What the CTest entry that runs this process runs: the tests that use no device, a placeholder
+/// instance, or the instances of the devices it holds. The test layer reads it
+/// (`POLYDEV_CTEST_ENTRY`, which `polydev_discover_device_tests` sets for each entry;
+/// polydev/testing/test_inputs.hpp).
 struct CTestEntry {
   enum class Kind { host, placeholder, devices };
   Kind kind = Kind::host;
-  std::string name;               ///< the value: "host", the placeholder, or the keys joined
+  std::string name;               ///< what the entry says: "host", the placeholder, or the keys
   std::vector<std::string> keys;  ///< the devices held (kind `devices`), in order
 };
-
-/// Parses a `POLYDEV_CTEST_ENTRY` value: "host", a placeholder's name (polydev/placeholders.hpp),
-/// or one device key or several joined by `kDeviceSetSeparator`.
-/// @throws polydev::selection_error naming the value and the accepted forms.
-CTestEntry parse_ctest_entry(const std::string& value);
 
 /// Everything that decides the selection, read once.
 struct SelectionInputs {
@@ -70,7 +66,7 @@ struct SelectionInputs {
 
   /// The device keys CTest allocated to this process; nothing outside CTest's allocation.
   std::optional<std::vector<std::string>> ctest_allocated_keys;
-  /// What the CTest entry that runs this process says it runs (`POLYDEV_CTEST_ENTRY`, see
+  /// What the CTest entry that runs this process says it runs (a layer's input, see
   /// `CTestEntry`); nothing outside polydev's entries.
   std::optional<CTestEntry> ctest_entry;
   std::optional<DeviceShard> shard;  ///< when the run is split by device (a layer's input)
@@ -92,6 +88,9 @@ struct ProcessInputsExtension {
   /// The device shard of this process, read from the environment; nothing when the run is not
   /// split by device. May throw polydev::selection_error: every instance fails with its message.
   std::function<std::optional<DeviceShard>(const EnvironmentLookup& environment)> read_shard;
+  /// What the CTest entry that runs this process says it runs; nothing outside such an entry.
+  /// May throw polydev::selection_error, as `read_shard`.
+  std::function<std::optional<CTestEntry>(const EnvironmentLookup& environment)> read_ctest_entry;
 };
 
 /// The inputs from `environment` and `cuda_sources` (the device files; its `cuda_device` is
@@ -105,7 +104,7 @@ SelectionInputs read_selection_inputs(const EnvironmentLookup& environment,
                                       cuda::DeviceSources cuda_sources);
 
 /// Makes `extension` part of the inputs `process_selection_inputs()` reads. Called by the layer
-/// before the process's first selection (polydev::gtest does while its suites are instantiated,
+/// before the process's first selection (a polydev::gtest test binary does when it starts,
 /// the `polydev` tool when it starts); `defaults` is called when the inputs are read.
 /// @throws polydev::error when the inputs were read already: the selection made then would differ
 /// from every later one.
@@ -130,7 +129,7 @@ struct LeftOutDevice {
   LeftOutBy by = LeftOutBy::selector;
   /// In the device table's words: "not named by PYOPENCL_TEST='0:1'", "POLYDEV_DEVICES clause 1
   /// ...", "the selector is invalid", "CTest allocated other devices to this test (a, b)",
-  /// "POLYDEV_SHARD_BY=device gives it to shard 1 of 2, and this is shard 0 (GTEST_SHARD_INDEX)".
+  /// "POLYDEV_SHARD_BY=device gives it to shard 1 of 2, and this is shard 0".
   std::string reason;
 };
 

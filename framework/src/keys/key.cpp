@@ -120,16 +120,4 @@ std::string opencl_platform_word(std::string_view platform_name) {
   return shorten_slug(lowered, 24);
 }
 
-std::string_view instance_device_part(std::string_view test_name) {
-  const std::size_t slash = test_name.rfind('/');
-  const std::size_t underscores = test_name.rfind("__");
-  std::size_t start = std::string_view::npos;
-  if (slash != std::string_view::npos) start = slash + 1;
-  if (underscores != std::string_view::npos &&
-      (start == std::string_view::npos || underscores + 2 > start)) {
-    start = underscores + 2;
-  }
-  return start == std::string_view::npos ? std::string_view() : test_name.substr(start);
-}
-
 }  // namespace polydev

@@ -10,8 +10,8 @@ namespace polydev {
 
 namespace {
 
-// polydev.yaml (config.hpp): a configuration that cannot be used (a schema error, an unknown
-// POLYDEV_PROFILE) invalidates both selections, so that every suite fails with its error and
+// The defaults of a layer above that cannot be known (a polydev.yaml with a schema error, an
+// unknown POLYDEV_PROFILE) invalidate both selections, so that every suite fails with its error and
 // `polydev devices` exits with status 2.
 Overview with_config_error(Overview overview, const std::string& config_error) {
   if (config_error.empty()) return overview;

@@ -22,6 +22,7 @@
 #include "polydev/opencl/inventory.hpp"
 #include "polydev/selection.hpp"
 #include "polydev/testing/params.hpp"
+#include "polydev/testing/test_inputs.hpp"
 #include "support/probe.hpp"
 
 namespace {
@@ -295,7 +296,7 @@ std::optional<std::string> no_test_reason(polydev::Backend backend, const std::s
 TEST(RunsNoTestOf, SaysWhichInputLeavesTheBackendOut) {
   using Because = polydev::testing::NoTestOfBackend::Because;
   SelectionInputs inputs;
-  inputs.ctest_entry = polydev::parse_ctest_entry("host");
+  inputs.ctest_entry = polydev::testing::parse_ctest_entry("host");
   EXPECT_EQ(polydev::testing::runs_no_test_of(polydev::Backend::cuda, "*", inputs)->because,
             Because::ctest_entry);
   inputs.ctest_entry.reset();
@@ -321,20 +322,21 @@ TEST(RunsNoTestOf, ACTestAllocationOfTheOtherBackendsDevices) {
 
 TEST(RunsNoTestOf, TheCTestEntrySaysWhatItRuns) {
   SelectionInputs inputs;
-  inputs.ctest_entry = polydev::parse_ctest_entry("host");
+  inputs.ctest_entry = polydev::testing::parse_ctest_entry("host");
   EXPECT_EQ(no_test_reason(polydev::Backend::opencl, "*", inputs),
             "its CTest entry runs the tests that use no device");
   EXPECT_TRUE(no_test_reason(polydev::Backend::cuda, "*", inputs));
-  inputs.ctest_entry = polydev::parse_ctest_entry("opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1");
+  inputs.ctest_entry =
+      polydev::testing::parse_ctest_entry("opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1");
   EXPECT_EQ(no_test_reason(polydev::Backend::cuda, "*", inputs),
             "its CTest entry opencl_pocl_cpu_0_AND_opencl_pocl_cpu_1 holds no CUDA device");
   EXPECT_FALSE(no_test_reason(polydev::Backend::opencl, "*", inputs));
-  inputs.ctest_entry = polydev::parse_ctest_entry("no_cuda_device");
+  inputs.ctest_entry = polydev::testing::parse_ctest_entry("no_cuda_device");
   EXPECT_EQ(no_test_reason(polydev::Backend::opencl, "*", inputs),
             "its CTest entry no_cuda_device runs no OpenCL test");
   EXPECT_FALSE(no_test_reason(polydev::Backend::cuda, "*", inputs));
   // A set suite's placeholder is of one backend.
-  inputs.ctest_entry = polydev::parse_ctest_entry("too_few_cuda_devices");
+  inputs.ctest_entry = polydev::testing::parse_ctest_entry("too_few_cuda_devices");
   EXPECT_EQ(no_test_reason(polydev::Backend::opencl, "*", inputs),
             "its CTest entry too_few_cuda_devices runs no OpenCL test");
   EXPECT_FALSE(no_test_reason(polydev::Backend::cuda, "*", inputs));

@@ -321,29 +321,3 @@ TEST(CudaKeys, OddNamesGiveOnlyKeyCharacters) {
 }
 
 }  // namespace
-
-TEST(InstanceDevicePart, IsTheTextAfterTheLastSlash) {
-  EXPECT_EQ(polydev::instance_device_part("OpenCL/Saxpy.Runs/opencl_pocl_cpu_0"),
-            "opencl_pocl_cpu_0");
-  EXPECT_EQ(polydev::instance_device_part("OpenCL/Fill/0.Writes/cuda_h200_pci_00_07"),
-            "cuda_h200_pci_00_07");
-  EXPECT_EQ(polydev::instance_device_part("*/no_opencl_device"), "no_opencl_device");
-}
-
-TEST(InstanceDevicePart, IsTheTextAfterTheLastDoubleUnderscoreOfCombinedParameters) {
-  EXPECT_EQ(polydev::instance_device_part("OpenCL/Scale.Runs/1000_float__opencl_pocl_cpu_0"),
-            "opencl_pocl_cpu_0");
-  // A user's part that holds "__" or ends in '_' does not move the device.
-  EXPECT_EQ(polydev::instance_device_part("OpenCL/Scale.Runs/a__b___cuda_x_0"), "cuda_x_0");
-  EXPECT_EQ(polydev::instance_device_part("*__opencl_pocl_cpu_0"), "opencl_pocl_cpu_0");
-}
-
-TEST(InstanceDevicePart, ASlashAfterTheLastDoubleUnderscoreWins) {
-  EXPECT_EQ(polydev::instance_device_part("Host__Suite.Case/3"), "3");
-}
-
-TEST(InstanceDevicePart, IsEmptyForANameWithoutEitherSeparator) {
-  EXPECT_EQ(polydev::instance_device_part("Suite.Case"), "");
-  EXPECT_EQ(polydev::instance_device_part(""), "");
-  EXPECT_EQ(polydev::instance_device_part("Suite.Case/"), "");
-}

@@ -191,9 +191,16 @@ TEST(ProcessSelection, ARequiredBackendWithoutDevicesFailsSayingWhyItHasNone) {
   EXPECT_TRUE(malformed.cuda.fails());
 }
 
+// The entry of a CTest entry that holds `keys`, as the test layer reads it.
+polydev::CTestEntry entry_holding(const std::vector<std::string>& keys) {
+  polydev::CTestEntry entry{polydev::CTestEntry::Kind::devices, "", keys};
+  for (const std::string& key : keys) entry.name += (entry.name.empty() ? "" : "_AND_") + key;
+  return entry;
+}
+
 TEST(ProcessSelection, TheCTestEntryKeepsTheDevicesItHolds) {
   SelectionInputs inputs;
-  inputs.ctest_entry = polydev::parse_ctest_entry(cuda_key(1));
+  inputs.ctest_entry = entry_holding({cuda_key(1)});
   const DeviceSelection selection = select(inputs);
   EXPECT_THAT(running_opencl(selection), IsEmpty());
   EXPECT_THAT(running_cuda(selection), ElementsAre(1));
@@ -206,10 +213,10 @@ TEST(ProcessSelection, TheCTestEntryKeepsTheDevicesItHolds) {
             "no selected OpenCL device runs in this process: its CTest entry holds other "
             "devices.");
   // A set's entry holds each of its devices; the entry of the tests without a device, none.
-  inputs.ctest_entry = polydev::parse_ctest_entry(cuda_key(1) + "_AND_" + cuda_key(0));
+  inputs.ctest_entry = entry_holding({cuda_key(1), cuda_key(0)});
   EXPECT_THAT(running_cuda(select(inputs)), ElementsAre(0, 1));
   EXPECT_THAT(select(inputs).chosen_devices(polydev::Backend::cuda).size(), 2u);
-  inputs.ctest_entry = polydev::parse_ctest_entry("host");
+  inputs.ctest_entry = polydev::CTestEntry{polydev::CTestEntry::Kind::host, "host", {}};
   EXPECT_THAT(running_cuda(select(inputs)), ElementsAre(0, 1)) << "the host entry leaves all";
 }
 
@@ -361,35 +368,6 @@ TEST(SelectionInputs, TheProfileFillsInWhatTheEnvironmentLeavesUnset) {
   EXPECT_EQ(overridden.cuda_sources.cuda_device, "0");
   EXPECT_EQ(overridden.require_devices, " ");
   EXPECT_EQ(overridden.polydev_devices, "type=gpu");
-}
-
-TEST(SelectionInputs, ReadsTheCTestEntryOnce) {
-  const SelectionInputs device = read({{"POLYDEV_CTEST_ENTRY", "opencl_pocl_cpu_0"}});
-  ASSERT_TRUE(device.ctest_entry.has_value());
-  EXPECT_EQ(device.ctest_entry->kind, polydev::CTestEntry::Kind::devices);
-  EXPECT_EQ(device.ctest_entry->keys, std::vector<std::string>{"opencl_pocl_cpu_0"});
-  const SelectionInputs pair =
-      read({{"POLYDEV_CTEST_ENTRY", "opencl_pocl_cpu_0_AND_cuda_nvidia_h200_pci_00_07"}});
-  EXPECT_EQ(pair.ctest_entry->keys,
-            (std::vector<std::string>{"opencl_pocl_cpu_0", "cuda_nvidia_h200_pci_00_07"}));
-  EXPECT_EQ(read({{"POLYDEV_CTEST_ENTRY", "host"}}).ctest_entry->kind,
-            polydev::CTestEntry::Kind::host);
-  EXPECT_EQ(read({{"POLYDEV_CTEST_ENTRY", "no_cuda_device"}}).ctest_entry->kind,
-            polydev::CTestEntry::Kind::placeholder);
-  EXPECT_FALSE(read({}).ctest_entry.has_value());
-  EXPECT_EQ(device.process_error, "");
-}
-
-TEST(SelectionInputs, AMalformedCTestEntryFailsTheProcessSayingWhatIsAccepted) {
-  for (const char* value : {"", "Host", "opencl_pocl_cpu_0_AND_", "gpu_0", "opencl_pocl_CPU_0",
-                            "opencl_a_AND__AND_opencl_b", "opencl_a\x1b[2J"}) {
-    const SelectionInputs inputs = read({{"POLYDEV_CTEST_ENTRY", value}});
-    EXPECT_FALSE(inputs.ctest_entry.has_value()) << value;
-    EXPECT_THAT(inputs.process_error, HasSubstr("POLYDEV_CTEST_ENTRY=")) << value;
-    EXPECT_THAT(inputs.process_error,
-                HasSubstr("expected 'host', a placeholder's name or device keys joined by '_AND_'"))
-        << value;
-  }
 }
 
 TEST(SelectionInputs, ReadsCTestAllocation) {
