@@ -1,7 +1,8 @@
 # The polydev CMake package: `cmake --install` gives
 #   find_package(polydev CONFIG REQUIRED COMPONENTS framework pools gtest)
 # with the targets polydev::framework, polydev::pools, polydev::test_inputs, polydev::gtest,
-# polydev::gtest_main and polydev::tool, and polydev::opencl_bindings where polydev has OpenCL.
+# polydev::gtest_main and polydev::tool, and polydev::opencl_bindings and polydev::opencl_memory
+# where polydev has OpenCL.
 # Included by the top-level CMakeLists.txt after the component directories, so the whole package is
 # described in one place.
 #
@@ -51,7 +52,7 @@ endif()
 # Headers: every public header of a component, so that new headers need no install rule of their
 # own. The opencl/ and cuda/ headers are installed also when their backend is off: they are
 # documented API, guarded where needed, and a prefix should not change shape with the backends.
-foreach(_polydev_component IN ITEMS framework pools fixtures)
+foreach(_polydev_component IN ITEMS framework pools memory fixtures)
   install(
     DIRECTORY "${PROJECT_SOURCE_DIR}/${_polydev_component}/include/"
     DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
@@ -89,7 +90,12 @@ if(TARGET polydev_opencl_bindings)
 else()
   _polydev_install_component(framework TARGETS polydev_framework)
 endif()
-_polydev_install_component(pools TARGETS polydev_pools)
+# polydev::opencl_memory comes with the pools component: the operations work on pooled memory.
+if(TARGET polydev_opencl_memory)
+  _polydev_install_component(pools TARGETS polydev_pools polydev_opencl_memory)
+else()
+  _polydev_install_component(pools TARGETS polydev_pools)
+endif()
 _polydev_install_component(gtest TARGETS polydev_test_inputs polydev_gtest polydev_gtest_main)
 if(POLYDEV_PACKAGE_HAS_TOOL)
   _polydev_install_component(tool TARGETS polydev_tool)

@@ -30,13 +30,14 @@ foreach(variable IN ITEMS SOURCE_DIR GENERATED_INCLUDE_DIR)
 endforeach()
 if(NOT IS_DIRECTORY "${GENERATED_INCLUDE_DIR}/polydev")
   message(FATAL_ERROR "no generated headers in ${GENERATED_INCLUDE_DIR}/polydev: configure the "
-                      "build first (framework/CMakeLists.txt generates them)")
+                      "build first (fixtures/CMakeLists.txt generates them)")
 endif()
 
 # The headers by include path; where each lives, for the messages.
 set(public "")
 set(existing "")
 foreach(root IN ITEMS "${SOURCE_DIR}/framework/include" "${SOURCE_DIR}/pools/include"
+                      "${SOURCE_DIR}/memory/include"
                       "${SOURCE_DIR}/fixtures/include" "${GENERATED_INCLUDE_DIR}")
   file(
     GLOB_RECURSE found

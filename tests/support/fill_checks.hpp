@@ -11,7 +11,7 @@
 #include <string>
 
 #include "polydev/error.hpp"
-#include "polydev/opencl/fill.hpp"
+#include "polydev/opencl/memory/fill.hpp"
 #include "support/opencl_checks.hpp"
 
 namespace polydev::testing::pools_support {
@@ -22,12 +22,12 @@ namespace polydev::testing::pools_support {
 template <typename Block, typename Request>
 cl::Event enqueue_sized_fills(const cl::CommandQueue& queue, const Block& block,
                               const Request& request) {
-  polydev::opencl::enqueue_fill(queue, block, cl_uchar{0xee}).wait();
-  polydev::opencl::enqueue_fill(queue, request, cl_uint{5}).wait();
-  cl::Event middle = polydev::opencl::enqueue_fill(queue, request, cl_uint{9}, 16, 32);
+  polydev::opencl::memory::enqueue_fill(queue, block, cl_uchar{0xee}).wait();
+  polydev::opencl::memory::enqueue_fill(queue, request, cl_uint{5}).wait();
+  cl::Event middle = polydev::opencl::memory::enqueue_fill(queue, request, cl_uint{9}, 16, 32);
   EXPECT_EQ(middle.wait(), CL_SUCCESS);
   const cl_ushort half = 0x0a0b;
-  polydev::opencl::enqueue_fill(queue, request, &half, sizeof half, 8, 992).wait();
+  polydev::opencl::memory::enqueue_fill(queue, request, &half, sizeof half, 8, 992).wait();
   return middle;
 }
 
@@ -49,12 +49,12 @@ inline void expect_sized_fills(const unsigned char* bytes) {
 template <typename Request>
 void expect_fill_refusals(const cl::CommandQueue& queue, const Request& request, const char* who) {
   const std::string past = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_fill(queue, request, cl_uint{1}, 16, 992); });
+      [&] { polydev::opencl::memory::enqueue_fill(queue, request, cl_uint{1}, 16, 992); });
   EXPECT_NE(past.find("16 bytes from offset 992 reach past the 1000 bytes"), std::string::npos)
       << past;
   const unsigned char three[3] = {1, 2, 3};
   const std::string odd = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_fill(queue, request, three, sizeof three); });
+      [&] { polydev::opencl::memory::enqueue_fill(queue, request, three, sizeof three); });
   EXPECT_NE(odd.find(std::string(who) + ": a pattern of 3 bytes"), std::string::npos) << odd;
 }
 

@@ -8,8 +8,8 @@
 #include <polydev/gtest.hpp>
 #include <vector>
 
-#include "polydev/opencl/mapping.hpp"
-#include "polydev/opencl/svm_operations.hpp"
+#include "polydev/opencl/memory/mapping.hpp"
+#include "polydev/opencl/memory/svm_operations.hpp"
 #include "support/opencl_checks.hpp"
 
 namespace polydev::testing::pools_support {
@@ -38,8 +38,9 @@ __kernel void twice(__global uint* data) {
   }
 
   // The `count` words of the span, read through a map on the fixture's queue.
-  std::vector<cl_uint> read(const polydev::opencl::SVMSpan& span, std::size_t count) {
-    polydev::opencl::MappedRegion region = polydev::opencl::map_svm(queue(), span, CL_MAP_READ);
+  std::vector<cl_uint> read(const polydev::opencl::memory::SVMSpan& span, std::size_t count) {
+    polydev::opencl::memory::MappedRegion region =
+        polydev::opencl::memory::map_svm(queue(), span, CL_MAP_READ);
     return std::vector<cl_uint>(region.as<cl_uint>(), region.as<cl_uint>() + count);
   }
 };

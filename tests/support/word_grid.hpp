@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "polydev/opencl/buffer_operations.hpp"
+#include "polydev/opencl/memory/buffer_operations.hpp"
 
 namespace polydev::testing::pools_support {
 
@@ -31,8 +31,9 @@ struct Grid {
   std::size_t row_pitch() const { return columns * sizeof(cl_uint); }
   std::size_t slice_pitch() const { return rows * row_pitch(); }
   // The side of a box at element (x, y, z) of this grid.
-  polydev::opencl::RectSide side(std::size_t x, std::size_t y, std::size_t z) const {
-    return polydev::opencl::RectSide{{x * sizeof(cl_uint), y, z}, row_pitch(), slice_pitch()};
+  polydev::opencl::memory::RectSide side(std::size_t x, std::size_t y, std::size_t z) const {
+    return polydev::opencl::memory::RectSide{
+        {x * sizeof(cl_uint), y, z}, row_pitch(), slice_pitch()};
   }
 };
 

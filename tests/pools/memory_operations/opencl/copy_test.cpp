@@ -1,8 +1,8 @@
 // enqueue_copy in every direction, on every selected OpenCL device: host <-> buffer (linear and
 // rectangular), buffer <-> buffer, host <-> image, buffer <-> image, image <-> image, SVM <-> SVM
-// and SVM <-> host (polydev/opencl/copy.hpp). Each copy moves real data that is read back by
+// and SVM <-> host (polydev/opencl/memory/copy.hpp). Each copy moves real data that is read back by
 // another path (the bindings' own reads, maps), and each bounds check has its refusal here.
-#include "polydev/opencl/copy.hpp"
+#include "polydev/opencl/memory/copy.hpp"
 
 #include <array>
 #include <cstdint>
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "polydev/error.hpp"
-#include "polydev/opencl/mapping.hpp"
+#include "polydev/opencl/memory/mapping.hpp"
 #include "polydev/opencl/memory_pool.hpp"
 #include "polydev/opencl/svm_pool.hpp"
 #include "pools/memory_operations/opencl/wait_gate.hpp"
@@ -25,20 +25,20 @@
 
 namespace {
 
-using polydev::opencl::BufferSpan;
-using polydev::opencl::ConstHostSpan;
-using polydev::opencl::enqueue_copy;
-using polydev::opencl::HostSpan;
-using polydev::opencl::ImageBox;
 using polydev::opencl::ImmediateAllocator;
 using polydev::opencl::MemoryPool;
 using polydev::opencl::PooledBuffer;
 using polydev::opencl::PooledSVM;
-using polydev::opencl::RectRegion;
-using polydev::opencl::RectSide;
 using polydev::opencl::SVMAllocator;
 using polydev::opencl::SVMPool;
-using polydev::opencl::SVMSpan;
+using polydev::opencl::memory::BufferSpan;
+using polydev::opencl::memory::ConstHostSpan;
+using polydev::opencl::memory::enqueue_copy;
+using polydev::opencl::memory::HostSpan;
+using polydev::opencl::memory::ImageBox;
+using polydev::opencl::memory::RectRegion;
+using polydev::opencl::memory::RectSide;
+using polydev::opencl::memory::SVMSpan;
 using polydev::testing::pools_support::contains;
 using polydev::testing::pools_support::execution_status;
 using polydev::testing::pools_support::Gate;
@@ -160,7 +160,7 @@ TEST_P(OpenCLCopy, ASubBufferTakesNoByteBeyondItsBounds) {
   ASSERT_GT(align, 0u);
   cl::Buffer parent = plain_buffer(4 * align);
   write_words(parent, std::vector<cl_uint>(align, 0u));
-  const cl::Buffer sub = polydev::opencl::sub_region(parent, align, 64);
+  const cl::Buffer sub = polydev::opencl::memory::sub_region(parent, align, 64);
 
   const std::vector<cl_uint> sixteen = iota_words(16, 100);  // 64 bytes
   enqueue_copy(queue(), sub, sixteen);
@@ -182,7 +182,7 @@ TEST_P(OpenCLCopy, ASubBufferTakesNoByteBeyondItsBounds) {
 
   // A sub-region of a pooled buffer is bounded the same way.
   PooledBuffer pooled = pool_->allocate(2 * align);
-  const cl::Buffer pooled_part = polydev::opencl::sub_region(pooled, align, 32);
+  const cl::Buffer pooled_part = polydev::opencl::memory::sub_region(pooled, align, 32);
   EXPECT_THROW(enqueue_copy(queue(), pooled_part, sixteen), std::out_of_range);
   enqueue_copy(queue(), pooled_part, std::vector<cl_uint>(sixteen.begin(), sixteen.begin() + 8));
   EXPECT_EQ(read_words(pooled.buffer(), 8, align),
@@ -295,7 +295,8 @@ TEST_P(OpenCLCopy, BufferToBufferCopiesWhatBothHoldOrWhatIsAsked) {
   write_words(target.buffer(), std::vector<cl_uint>(60, 0u));
 
   // Default: as much as both hold from their offsets (50 words from word 50 into word 10).
-  enqueue_copy(queue(), target, source, polydev::opencl::to_end, 50 * kWord, 10 * kWord).wait();
+  enqueue_copy(queue(), target, source, polydev::opencl::memory::to_end, 50 * kWord, 10 * kWord)
+      .wait();
   std::vector<cl_uint> expected(60, 0u);
   std::copy(data.begin() + 50, data.end(), expected.begin() + 10);
   EXPECT_EQ(read_words(target.buffer(), 60), expected);
@@ -327,7 +328,7 @@ TEST_P(OpenCLCopy, BufferToBufferRangesAreCheckedAgainstTheRequests) {
                        "of dest"))
       << dst;
   const std::string offset = thrown_message<std::out_of_range>(
-      [&] { enqueue_copy(queue(), target, source, polydev::opencl::to_end, 1001); });
+      [&] { enqueue_copy(queue(), target, source, polydev::opencl::memory::to_end, 1001); });
   EXPECT_TRUE(contains(offset,
                        "src_offset 1001 is past the 1000 bytes of src; it must be at "
                        "most 1000"))
@@ -339,8 +340,8 @@ TEST_P(OpenCLCopy, BufferToBufferRangesAreCheckedAgainstTheRequests) {
   // Sub-buffers of one buffer that overlap in it.
   const std::size_t align = base_alignment();
   PooledBuffer big = pool_->allocate(3 * align);
-  const cl::Buffer first = polydev::opencl::sub_region(big, 0, 2 * align);
-  const cl::Buffer second = polydev::opencl::sub_region(big, align, 2 * align);
+  const cl::Buffer first = polydev::opencl::memory::sub_region(big, 0, 2 * align);
+  const cl::Buffer second = polydev::opencl::memory::sub_region(big, align, 2 * align);
   EXPECT_THROW(enqueue_copy(queue(), second, first, align, align / 2, 0), std::invalid_argument);
 }
 
@@ -707,7 +708,8 @@ class OpenCLSVMCopy : public OpenCLCopy {
 
   // The `count` words of the span, read through a map on the fixture's queue.
   std::vector<cl_uint> map_read(const SVMSpan& span, std::size_t count) {
-    polydev::opencl::MappedRegion region = polydev::opencl::map_svm(queue(), span, CL_MAP_READ);
+    polydev::opencl::memory::MappedRegion region =
+        polydev::opencl::memory::map_svm(queue(), span, CL_MAP_READ);
     return std::vector<cl_uint>(region.as<cl_uint>(), region.as<cl_uint>() + count);
   }
 

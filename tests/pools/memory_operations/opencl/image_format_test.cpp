@@ -1,8 +1,8 @@
 // ImageFormat's sizes, names, equality and hashing against tables written out here (PyOpenCL's
 // own numbers where polydev keeps them), and get_supported_image_formats on every selected device
 // with image support, whose formats' itemsize is checked against CL_IMAGE_ELEMENT_SIZE of a real
-// image (polydev/opencl/image_format.hpp).
-#include "polydev/opencl/image_format.hpp"
+// image (polydev/opencl/memory/image_format.hpp).
+#include "polydev/opencl/memory/image_format.hpp"
 
 #include <algorithm>
 #include <polydev/gtest.hpp>
@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "polydev/error.hpp"
-#include "polydev/opencl/image.hpp"
+#include "polydev/opencl/memory/image.hpp"
 #include "support/opencl_checks.hpp"
 
 namespace {
 
-using polydev::opencl::ImageFormat;
+using polydev::opencl::memory::ImageFormat;
 using polydev::testing::pools_support::thrown_message;
 
 struct Order {
@@ -179,22 +179,23 @@ TEST(OpenCLImageFormat, UnknownCodesAreErrorsThatNameThem) {
 }
 
 TEST(OpenCLImageFormat, TextIsPyOpenCLsRepr) {
-  EXPECT_EQ(polydev::opencl::to_string(ImageFormat(CL_RGBA, CL_FLOAT)), "ImageFormat(RGBA, FLOAT)");
-  EXPECT_EQ(polydev::opencl::to_string(ImageFormat(CL_sRGBx, CL_UNORM_INT8)),
+  EXPECT_EQ(polydev::opencl::memory::to_string(ImageFormat(CL_RGBA, CL_FLOAT)),
+            "ImageFormat(RGBA, FLOAT)");
+  EXPECT_EQ(polydev::opencl::memory::to_string(ImageFormat(CL_sRGBx, CL_UNORM_INT8)),
             "ImageFormat(sRGBx, UNORM_INT8)");
-  EXPECT_EQ(polydev::opencl::to_string(ImageFormat(0x1234, 0x99)),
+  EXPECT_EQ(polydev::opencl::memory::to_string(ImageFormat(0x1234, 0x99)),
             "ImageFormat(<unknown channel order 0x1234>, <unknown channel data type 0x99>)");
   std::ostringstream out;
   out << ImageFormat(CL_R, CL_UNSIGNED_INT16);
   EXPECT_EQ(out.str(), "ImageFormat(R, UNSIGNED_INT16)");
   for (const Order& order : kPyOpenCLOrders) {
-    EXPECT_EQ(polydev::opencl::channel_order_name(order.code), order.name);
+    EXPECT_EQ(polydev::opencl::memory::channel_order_name(order.code), order.name);
   }
   for (const Type& type : kPyOpenCLTypes) {
-    EXPECT_EQ(polydev::opencl::channel_type_name(type.code), type.name);
+    EXPECT_EQ(polydev::opencl::memory::channel_type_name(type.code), type.name);
   }
-  EXPECT_EQ(polydev::opencl::channel_order_name(CL_ARGB), "ARGB");
-  EXPECT_EQ(polydev::opencl::channel_order_name(CL_DEPTH), "DEPTH");
+  EXPECT_EQ(polydev::opencl::memory::channel_order_name(CL_ARGB), "ARGB");
+  EXPECT_EQ(polydev::opencl::memory::channel_order_name(CL_DEPTH), "DEPTH");
 }
 
 TEST(OpenCLImageFormat, EqualityAndHashingGoByOrderAndType) {
@@ -255,7 +256,7 @@ const cl_mem_object_type kImageTypes[] = {
 TEST_P(OpenCLSupportedImageFormats, EveryImageTypeHasFormatsWithRGBAFloatAmongThem) {
   for (cl_mem_object_type type : kImageTypes) {
     const std::vector<ImageFormat> formats =
-        polydev::opencl::get_supported_image_formats(context(), CL_MEM_READ_ONLY, type);
+        polydev::opencl::memory::get_supported_image_formats(context(), CL_MEM_READ_ONLY, type);
     EXPECT_FALSE(formats.empty()) << std::hex << type;
     EXPECT_NE(std::find(formats.begin(), formats.end(), ImageFormat(CL_RGBA, CL_FLOAT)),
               formats.end())
@@ -270,7 +271,7 @@ TEST_P(OpenCLSupportedImageFormats, EveryImageTypeHasFormatsWithRGBAFloatAmongTh
 // itemsize is the pixel OpenCL lays out: CL_IMAGE_ELEMENT_SIZE of a 2-D image in each format the
 // device lists (the orders PyOpenCL cannot count, such as ARGB on PoCL, included).
 TEST_P(OpenCLSupportedImageFormats, ItemSizeIsTheElementSizeOfEverySupportedFormat) {
-  const std::vector<ImageFormat> formats = polydev::opencl::get_supported_image_formats(
+  const std::vector<ImageFormat> formats = polydev::opencl::memory::get_supported_image_formats(
       context(), CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D);
   std::size_t checked = 0;
   for (const ImageFormat& format : formats) {
@@ -281,11 +282,12 @@ TEST_P(OpenCLSupportedImageFormats, ItemSizeIsTheElementSizeOfEverySupportedForm
       ADD_FAILURE() << "the device lists a format polydev cannot size: " << unknown.what();
       continue;
     }
-    const polydev::opencl::AnyImage image =
-        polydev::opencl::create_image(context(), CL_MEM_READ_WRITE, format, {3, 2});
-    EXPECT_EQ(polydev::opencl::as_image(image).getImageInfo<CL_IMAGE_ELEMENT_SIZE>(), itemsize)
+    const polydev::opencl::memory::AnyImage image =
+        polydev::opencl::memory::create_image(context(), CL_MEM_READ_WRITE, format, {3, 2});
+    EXPECT_EQ(polydev::opencl::memory::as_image(image).getImageInfo<CL_IMAGE_ELEMENT_SIZE>(),
+              itemsize)
         << format;
-    EXPECT_EQ(ImageFormat(polydev::opencl::as_image(image).getImageInfo<CL_IMAGE_FORMAT>()),
+    EXPECT_EQ(ImageFormat(polydev::opencl::memory::as_image(image).getImageInfo<CL_IMAGE_FORMAT>()),
               format);
     ++checked;
   }
@@ -294,15 +296,16 @@ TEST_P(OpenCLSupportedImageFormats, ItemSizeIsTheElementSizeOfEverySupportedForm
 
 TEST_P(OpenCLSupportedImageFormats, BadRequestsAreErrorsThatSayWhy) {
   const std::string type = thrown_message<polydev::error>([&] {
-    polydev::opencl::get_supported_image_formats(context(), CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER);
+    polydev::opencl::memory::get_supported_image_formats(context(), CL_MEM_READ_ONLY,
+                                                         CL_MEM_OBJECT_BUFFER);
   });
   EXPECT_NE(type.find("get_supported_image_formats: image type 0x10f0 is not an image type; use "
                       "CL_MEM_OBJECT_IMAGE1D"),
             std::string::npos)
       << type;
   const std::string empty = thrown_message<polydev::error>([&] {
-    polydev::opencl::get_supported_image_formats(cl::Context(), CL_MEM_READ_ONLY,
-                                                 CL_MEM_OBJECT_IMAGE2D);
+    polydev::opencl::memory::get_supported_image_formats(cl::Context(), CL_MEM_READ_ONLY,
+                                                         CL_MEM_OBJECT_IMAGE2D);
   });
   EXPECT_NE(empty.find("get_supported_image_formats: the context is empty"), std::string::npos)
       << empty;

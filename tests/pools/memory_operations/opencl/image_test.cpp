@@ -1,6 +1,6 @@
 // Images from C-order host arrays, image fills, image maps and samplers on every selected OpenCL
-// device with image support (polydev/opencl/image.hpp, mapping.hpp, sampler.hpp).
-#include "polydev/opencl/image.hpp"
+// device with image support (polydev/opencl/memory/image.hpp, mapping.hpp, sampler.hpp).
+#include "polydev/opencl/memory/image.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,36 +14,36 @@
 
 #include "polydev/error.hpp"
 #include "polydev/opencl/characterize.hpp"
-#include "polydev/opencl/detail/sampler_properties.hpp"
-#include "polydev/opencl/image_format.hpp"
-#include "polydev/opencl/mapping.hpp"
-#include "polydev/opencl/sampler.hpp"
+#include "polydev/opencl/memory/detail/sampler_properties.hpp"
+#include "polydev/opencl/memory/image_format.hpp"
+#include "polydev/opencl/memory/mapping.hpp"
+#include "polydev/opencl/memory/sampler.hpp"
 #include "support/opencl_checks.hpp"
 
 namespace {
 
-using polydev::opencl::AnyImage;
-using polydev::opencl::as_image;
-using polydev::opencl::create_image;
-using polydev::opencl::ElementType;
-using polydev::opencl::host_array;
-using polydev::opencl::host_buffer;
-using polydev::opencl::HostArrayView;
-using polydev::opencl::HostBuffer;
-using polydev::opencl::image_from_array;
-using polydev::opencl::ImageFormat;
-using polydev::opencl::ImageMode;
-using polydev::opencl::MappedRegion;
+using polydev::opencl::memory::AnyImage;
+using polydev::opencl::memory::as_image;
+using polydev::opencl::memory::create_image;
+using polydev::opencl::memory::ElementType;
+using polydev::opencl::memory::host_array;
+using polydev::opencl::memory::host_buffer;
+using polydev::opencl::memory::HostArrayView;
+using polydev::opencl::memory::HostBuffer;
+using polydev::opencl::memory::image_from_array;
+using polydev::opencl::memory::ImageFormat;
+using polydev::opencl::memory::ImageMode;
+using polydev::opencl::memory::MappedRegion;
 using polydev::testing::pools_support::build_program;
 using polydev::testing::pools_support::thrown_message;
 
-static_assert(polydev::opencl::element_type_of<std::int8_t>() == ElementType::int8);
-static_assert(polydev::opencl::element_type_of<std::uint8_t>() == ElementType::uint8);
-static_assert(polydev::opencl::element_type_of<std::int16_t>() == ElementType::int16);
-static_assert(polydev::opencl::element_type_of<std::uint16_t>() == ElementType::uint16);
-static_assert(polydev::opencl::element_type_of<std::int32_t>() == ElementType::int32);
-static_assert(polydev::opencl::element_type_of<std::uint32_t>() == ElementType::uint32);
-static_assert(polydev::opencl::element_type_of<float>() == ElementType::float32);
+static_assert(polydev::opencl::memory::element_type_of<std::int8_t>() == ElementType::int8);
+static_assert(polydev::opencl::memory::element_type_of<std::uint8_t>() == ElementType::uint8);
+static_assert(polydev::opencl::memory::element_type_of<std::int16_t>() == ElementType::int16);
+static_assert(polydev::opencl::memory::element_type_of<std::uint16_t>() == ElementType::uint16);
+static_assert(polydev::opencl::memory::element_type_of<std::int32_t>() == ElementType::int32);
+static_assert(polydev::opencl::memory::element_type_of<std::uint32_t>() == ElementType::uint32);
+static_assert(polydev::opencl::memory::element_type_of<float>() == ElementType::float32);
 
 // Each kernel reads every pixel of its image at integer coordinates and stores it at the pixel's
 // C-order position, so that a host comparison in C order checks the orientation too.
@@ -119,7 +119,7 @@ class OpenCLImages : public polydev::testing::OpenCLTest {
   template <typename T>
   std::vector<T> read_back(const cl::Image& image, std::size_t count) {
     std::vector<T> data(count);
-    const auto extent = polydev::opencl::image_extent(image);
+    const auto extent = polydev::opencl::memory::image_extent(image);
     EXPECT_EQ(queue().enqueueReadImage(image, CL_TRUE, {0, 0, 0}, extent, 0, 0, data.data()),
               CL_SUCCESS);
     return data;
@@ -178,8 +178,8 @@ TEST_P(OpenCLImages, TwoDimensionalArraysKeepTheirCOrder) {
   const AnyImage made = image_from_array(context(), host_array(data.data(), {h, w}));
   ASSERT_TRUE(std::holds_alternative<cl::Image2D>(made));
   const cl::Image& image = as_image(made);
-  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{w, h}));
-  EXPECT_EQ(polydev::opencl::image_extent(image), (std::array<std::size_t, 3>{w, h, 1}));
+  EXPECT_EQ(polydev::opencl::memory::image_shape(image), (std::vector<std::size_t>{w, h}));
+  EXPECT_EQ(polydev::opencl::memory::image_extent(image), (std::array<std::size_t, 3>{w, h, 1}));
   EXPECT_EQ(format_of(image).image_channel_order, static_cast<cl_channel_order>(CL_R));
   EXPECT_EQ(format_of(image).image_channel_data_type,
             static_cast<cl_channel_type>(CL_UNSIGNED_INT8));
@@ -197,7 +197,7 @@ TEST_P(OpenCLImages, ChannelsComeFromTheLastExtent) {
   std::iota(rgba.begin(), rgba.end(), 0.5f);
   const AnyImage made = image_from_array(context(), host_array(rgba.data(), {2, 3, 4}), 4);
   const cl::Image& image = as_image(made);
-  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{3, 2}));
+  EXPECT_EQ(polydev::opencl::memory::image_shape(image), (std::vector<std::size_t>{3, 2}));
   EXPECT_EQ(format_of(image).image_channel_order, static_cast<cl_channel_order>(CL_RGBA));
   EXPECT_EQ(format_of(image).image_channel_data_type, static_cast<cl_channel_type>(CL_FLOAT));
   const auto pixels = run<cl_float4>("read_f2d", image, cl::NDRange(3, 2), 6);
@@ -209,7 +209,7 @@ TEST_P(OpenCLImages, ChannelsComeFromTheLastExtent) {
   const std::vector<std::int16_t> quads = {-3, 3, -200, 200, 7, -7, 32767, -32768, 0, 1, 2, 4};
   const AnyImage line = image_from_array(context(), host_array(quads.data(), {3, 4}), 4);
   ASSERT_TRUE(std::holds_alternative<cl::Image1D>(line));
-  EXPECT_EQ(polydev::opencl::image_shape(as_image(line)), (std::vector<std::size_t>{3}));
+  EXPECT_EQ(polydev::opencl::memory::image_shape(as_image(line)), (std::vector<std::size_t>{3}));
   EXPECT_EQ(format_of(as_image(line)).image_channel_data_type,
             static_cast<cl_channel_type>(CL_SIGNED_INT16));
   const auto read = run<cl_int4>("read_i1d", as_image(line), cl::NDRange(3), 3);
@@ -283,7 +283,8 @@ TEST_P(OpenCLImages, ThreeDimensionalArraysAreVolumes) {
   std::iota(volume.begin(), volume.end(), -5.0f);
   const AnyImage made = image_from_array(context(), host_array(volume.data(), {d, h, w}));
   ASSERT_TRUE(std::holds_alternative<cl::Image3D>(made));
-  EXPECT_EQ(polydev::opencl::image_extent(as_image(made)), (std::array<std::size_t, 3>{w, h, d}));
+  EXPECT_EQ(polydev::opencl::memory::image_extent(as_image(made)),
+            (std::array<std::size_t, 3>{w, h, d}));
   const auto voxels = run<cl_float4>("read_f3d", as_image(made), cl::NDRange(w, h, d), d * h * w);
   for (std::size_t i = 0; i < volume.size(); ++i) ASSERT_EQ(voxels[i].s[0], volume[i]) << i;
 }
@@ -427,8 +428,8 @@ TEST_P(OpenCLImages, FillImageUsesTheColourKindOfTheChannelType) {
   const AnyImage rgba =
       image_from_array(context(), host_array(zeros.data(), {h, w, 4}), 4, ImageMode::read_write);
   const cl_uint4 color = {{1, 2, 3, 250}};
-  polydev::opencl::enqueue_fill_image(queue(), as_image(rgba), color, {1, 1, 0},
-                                      std::array<std::size_t, 3>{2, 3, 1})
+  polydev::opencl::memory::enqueue_fill_image(queue(), as_image(rgba), color, {1, 1, 0},
+                                              std::array<std::size_t, 3>{2, 3, 1})
       .wait();
   const std::vector<std::uint8_t> filled = read_back<std::uint8_t>(as_image(rgba), zeros.size());
   for (std::size_t y = 0; y < h; ++y) {
@@ -442,8 +443,8 @@ TEST_P(OpenCLImages, FillImageUsesTheColourKindOfTheChannelType) {
 
   const std::vector<float> floats(6, 0.0f);
   const AnyImage plain = image_from_array(context(), host_array(floats.data(), {2, 3}));
-  polydev::opencl::enqueue_fill_image(queue(), as_image(plain), cl_float4{{2.5f, 0, 0, 0}},
-                                      {1, 0, 0})
+  polydev::opencl::memory::enqueue_fill_image(queue(), as_image(plain), cl_float4{{2.5f, 0, 0, 0}},
+                                              {1, 0, 0})
       .wait();
   EXPECT_EQ(read_back<float>(as_image(plain), 6),
             (std::vector<float>{0.0f, 2.5f, 2.5f, 0.0f, 2.5f, 2.5f}))
@@ -451,7 +452,8 @@ TEST_P(OpenCLImages, FillImageUsesTheColourKindOfTheChannelType) {
 
   const std::vector<std::int16_t> shorts(4, 0);
   const AnyImage signed_image = image_from_array(context(), host_array(shorts.data(), {4}));
-  polydev::opencl::enqueue_fill_image(queue(), as_image(signed_image), cl_int4{{-7, 0, 0, 0}})
+  polydev::opencl::memory::enqueue_fill_image(queue(), as_image(signed_image),
+                                              cl_int4{{-7, 0, 0, 0}})
       .wait();
   EXPECT_EQ(read_back<std::int16_t>(as_image(signed_image), 4),
             std::vector<std::int16_t>(4, std::int16_t{-7}));
@@ -462,30 +464,30 @@ TEST_P(OpenCLImages, BadFillsAreErrorsThatSayWhy) {
   const AnyImage made = image_from_array(context(), host_array(zeros.data(), {2, 3}));
   const cl::Image& image = as_image(made);
   const std::string kind = thrown_message<polydev::error>([&] {
-    polydev::opencl::enqueue_fill_image(queue(), image, cl_float4{{1, 1, 1, 1}});
+    polydev::opencl::memory::enqueue_fill_image(queue(), image, cl_float4{{1, 1, 1, 1}});
   });
   EXPECT_NE(kind.find("ImageFormat(R, UNSIGNED_INT8) takes a cl_uint4 colour; got a cl_float4"),
             std::string::npos)
       << kind;
   const std::string past = thrown_message<polydev::error>([&] {
-    polydev::opencl::enqueue_fill_image(queue(), image, cl_uint4{}, {1, 0, 0},
-                                        std::array<std::size_t, 3>{3, 1, 1});
+    polydev::opencl::memory::enqueue_fill_image(queue(), image, cl_uint4{}, {1, 0, 0},
+                                                std::array<std::size_t, 3>{3, 1, 1});
   });
   EXPECT_NE(past.find("3 pixels from 1 along x reach past the image's 3"), std::string::npos)
       << past;
   const std::string outside = thrown_message<polydev::error>([&] {
-    polydev::opencl::enqueue_fill_image(queue(), image, cl_uint4{}, {0, 2, 0});
+    polydev::opencl::memory::enqueue_fill_image(queue(), image, cl_uint4{}, {0, 2, 0});
   });
   EXPECT_NE(outside.find("origin 2 along y is outside the image's 2 pixels"), std::string::npos)
       << outside;
   const std::string empty = thrown_message<polydev::error>([&] {
-    polydev::opencl::enqueue_fill_image(queue(), image, cl_uint4{}, {0, 0, 0},
-                                        std::array<std::size_t, 3>{1, 1, 0});
+    polydev::opencl::memory::enqueue_fill_image(queue(), image, cl_uint4{}, {0, 0, 0},
+                                                std::array<std::size_t, 3>{1, 1, 0});
   });
   EXPECT_NE(empty.find("region of 0 pixels along z (unused dimensions take 1)"), std::string::npos)
       << empty;
   const std::string handle =
-      thrown_message<polydev::error>([&] { polydev::opencl::image_extent(cl::Image2D()); });
+      thrown_message<polydev::error>([&] { polydev::opencl::memory::image_extent(cl::Image2D()); });
   EXPECT_NE(handle.find("image_extent: the image is empty"), std::string::npos) << handle;
 }
 
@@ -498,7 +500,7 @@ TEST_P(OpenCLImages, MappedImagesHavePitchesAndUnmapWhenTheyGo) {
       image_from_array(context(), host_array(data.data(), {h, w}), 1, ImageMode::read_write);
   const cl::Image& image = as_image(made);
   {
-    const MappedRegion all = polydev::opencl::map_image(queue(), image, CL_MAP_READ);
+    const MappedRegion all = polydev::opencl::memory::map_image(queue(), image, CL_MAP_READ);
     ASSERT_GE(all.row_pitch(), w * sizeof(std::uint16_t));
     EXPECT_EQ(all.size(), (h - 1) * all.row_pitch() + w * sizeof(std::uint16_t));
     EXPECT_EQ(polydev::testing::pools_support::settled_map_count(queue(), image, 1), 1u);
@@ -510,8 +512,8 @@ TEST_P(OpenCLImages, MappedImagesHavePitchesAndUnmapWhenTheyGo) {
   }
   {
     // A 2x2 box at (3, 1), written through the map.
-    MappedRegion box = polydev::opencl::map_image(queue(), image, CL_MAP_WRITE, {3, 1, 0},
-                                                  std::array<std::size_t, 3>{2, 2, 1});
+    MappedRegion box = polydev::opencl::memory::map_image(queue(), image, CL_MAP_WRITE, {3, 1, 0},
+                                                          std::array<std::size_t, 3>{2, 2, 1});
     for (std::size_t y = 0; y < 2; ++y) {
       auto* row = reinterpret_cast<std::uint16_t*>(box.as<char>() + y * box.row_pitch());
       for (std::size_t x = 0; x < 2; ++x) row[x] = static_cast<std::uint16_t>(7 + x + 2 * y);
@@ -529,7 +531,7 @@ TEST_P(OpenCLImages, MappedImagesHavePitchesAndUnmapWhenTheyGo) {
 
   std::vector<float> volume(2 * 2 * 3, 0.25f);
   const AnyImage cube = image_from_array(context(), host_array(volume.data(), {2, 2, 3}));
-  MappedRegion slices = polydev::opencl::map_image(queue(), as_image(cube), CL_MAP_READ);
+  MappedRegion slices = polydev::opencl::memory::map_image(queue(), as_image(cube), CL_MAP_READ);
   ASSERT_GE(slices.slice_pitch(), 2 * slices.row_pitch());
   const auto* last_slice =
       reinterpret_cast<const float*>(slices.as<const char>() + slices.slice_pitch());
@@ -537,14 +539,15 @@ TEST_P(OpenCLImages, MappedImagesHavePitchesAndUnmapWhenTheyGo) {
   slices.unmap().wait();
 
   const std::string past = thrown_message<polydev::error>([&] {
-    polydev::opencl::map_image(queue(), image, CL_MAP_READ, {4, 0, 0},
-                               std::array<std::size_t, 3>{2, 1, 1});
+    polydev::opencl::memory::map_image(queue(), image, CL_MAP_READ, {4, 0, 0},
+                                       std::array<std::size_t, 3>{2, 1, 1});
   });
   EXPECT_NE(past.find("map_image: 2 pixels from 4 along x reach past the image's 5"),
             std::string::npos)
       << past;
   const std::string flags = thrown_message<polydev::error>([&] {
-    polydev::opencl::map_image(queue(), image, CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+    polydev::opencl::memory::map_image(queue(), image,
+                                       CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
   });
   EXPECT_NE(flags.find("map_image: CL_MAP_WRITE_INVALIDATE_REGION goes alone"), std::string::npos)
       << flags;
@@ -559,63 +562,64 @@ TEST_P(OpenCLImages, SamplersAddressAndFilterAsAsked) {
   const cl_float2 left = {{-3.0f, 0.5f}};
   const cl_float2 right = {{100.0f, 0.5f}};
 
-  const cl::Sampler edge =
-      polydev::opencl::make_sampler(context(), false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST);
+  const cl::Sampler edge = polydev::opencl::memory::make_sampler(
+      context(), false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST);
   EXPECT_EQ(edge.getInfo<CL_SAMPLER_NORMALIZED_COORDS>(), static_cast<cl_bool>(CL_FALSE));
   EXPECT_EQ(edge.getInfo<CL_SAMPLER_ADDRESSING_MODE>(),
             static_cast<cl_addressing_mode>(CL_ADDRESS_CLAMP_TO_EDGE));
   EXPECT_EQ(sample(edge, {left, right, {{2.5f, 0.5f}}}), (std::vector<float>{0.0f, 30.0f, 20.0f}));
 
   const cl::Sampler border =
-      polydev::opencl::make_sampler(context(), false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
+      polydev::opencl::memory::make_sampler(context(), false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
   EXPECT_EQ(sample(border, {right}), std::vector<float>{0.0f}) << "the border colour";
 
-  const cl::Sampler linear =
-      polydev::opencl::make_sampler(context(), false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  const cl::Sampler linear = polydev::opencl::memory::make_sampler(
+      context(), false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
   const std::vector<float> between = sample(linear, {{{1.0f, 0.5f}}, {{2.25f, 0.5f}}});
   EXPECT_NEAR(between[0], 5.0f, 0.05f) << "halfway between the centres of pixels 0 and 1";
   EXPECT_NEAR(between[1], 17.5f, 0.05f);
 
   const cl::Sampler repeat =
-      polydev::opencl::make_sampler(context(), true, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST);
+      polydev::opencl::memory::make_sampler(context(), true, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST);
   EXPECT_EQ(sample(repeat, {{{1.375f, 0.5f}}, {{-0.125f, 0.5f}}}),
             (std::vector<float>{10.0f, 30.0f}));
-  const cl::Sampler mirrored =
-      polydev::opencl::make_sampler(context(), true, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_NEAREST);
+  const cl::Sampler mirrored = polydev::opencl::memory::make_sampler(
+      context(), true, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_NEAREST);
   EXPECT_EQ(sample(mirrored, {{{1.125f, 0.5f}}, {{0.375f, 0.5f}}}),
             (std::vector<float>{30.0f, 10.0f}));
 }
 
 TEST_P(OpenCLImages, BadSamplersAreErrorsThatSayWhy) {
   const std::string repeat = thrown_message<polydev::error>([&] {
-    polydev::opencl::make_sampler(context(), false, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST);
+    polydev::opencl::memory::make_sampler(context(), false, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST);
   });
   EXPECT_NE(repeat.find("CL_ADDRESS_REPEAT with unnormalized coordinates"), std::string::npos)
       << repeat;
   const std::string mirrored = thrown_message<polydev::error>([&] {
-    polydev::opencl::make_sampler(context(), false, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_LINEAR);
+    polydev::opencl::memory::make_sampler(context(), false, CL_ADDRESS_MIRRORED_REPEAT,
+                                          CL_FILTER_LINEAR);
   });
   EXPECT_NE(mirrored.find("CL_ADDRESS_MIRRORED_REPEAT with unnormalized coordinates"),
             std::string::npos)
       << mirrored;
   const std::string addressing = thrown_message<polydev::error>(
-      [&] { polydev::opencl::make_sampler(context(), true, 0x9999, CL_FILTER_NEAREST); });
+      [&] { polydev::opencl::memory::make_sampler(context(), true, 0x9999, CL_FILTER_NEAREST); });
   EXPECT_NE(addressing.find("addressing mode 39321 is not one of CL_ADDRESS_NONE"),
             std::string::npos)
       << addressing;
   const std::string filter = thrown_message<polydev::error>(
-      [&] { polydev::opencl::make_sampler(context(), true, CL_ADDRESS_NONE, 0x1234); });
+      [&] { polydev::opencl::memory::make_sampler(context(), true, CL_ADDRESS_NONE, 0x1234); });
   EXPECT_NE(filter.find("filter mode 4660 is not CL_FILTER_NEAREST or CL_FILTER_LINEAR"),
             std::string::npos)
       << filter;
 }
 
 TEST(OpenCLImageElementTypes, SizesAndNames) {
-  EXPECT_EQ(polydev::opencl::element_size(ElementType::int8), 1u);
-  EXPECT_EQ(polydev::opencl::element_size(ElementType::float16), 2u);
-  EXPECT_EQ(polydev::opencl::element_size(ElementType::uint32), 4u);
-  EXPECT_STREQ(polydev::opencl::element_type_name(ElementType::uint16), "uint16");
-  EXPECT_STREQ(polydev::opencl::element_type_name(ElementType::float32), "float32");
+  EXPECT_EQ(polydev::opencl::memory::element_size(ElementType::int8), 1u);
+  EXPECT_EQ(polydev::opencl::memory::element_size(ElementType::float16), 2u);
+  EXPECT_EQ(polydev::opencl::memory::element_size(ElementType::uint32), 4u);
+  EXPECT_STREQ(polydev::opencl::memory::element_type_name(ElementType::uint16), "uint16");
+  EXPECT_STREQ(polydev::opencl::memory::element_type_name(ElementType::float32), "float32");
 }
 
 // Every kind create_image makes, from host memory (RGBA / CL_FLOAT, a format OpenCL requires of
@@ -646,7 +650,7 @@ TEST_P(OpenCLImages, CreateImageMakesEveryKindFromHostMemory) {
     const cl::Image& image = as_image(made);
     EXPECT_EQ(made.index(), kind.alternative) << std::hex << kind.type;
     EXPECT_EQ(image.getInfo<CL_MEM_TYPE>(), kind.type);
-    EXPECT_EQ(polydev::opencl::image_shape(image), kind.shape) << std::hex << kind.type;
+    EXPECT_EQ(polydev::opencl::memory::image_shape(image), kind.shape) << std::hex << kind.type;
     EXPECT_EQ(ImageFormat(image.getImageInfo<CL_IMAGE_FORMAT>()), kRGBAFloat);
     EXPECT_EQ(read_back<float>(image, data.size()), data) << std::hex << kind.type;
   }
@@ -657,13 +661,14 @@ TEST_P(OpenCLImages, CreateImageMakesEveryKindFromHostMemory) {
 TEST_P(OpenCLImages, ImageShapeIsXFirstAsPyOpenCLs) {
   const std::vector<float> data(3 * 5 * 4, 1.0f);
   const AnyImage flat = image_from_array(context(), host_array(data.data(), {3, 5, 4}), 4);
-  EXPECT_EQ(polydev::opencl::image_shape(as_image(flat)), (std::vector<std::size_t>{5, 3}));
+  EXPECT_EQ(polydev::opencl::memory::image_shape(as_image(flat)), (std::vector<std::size_t>{5, 3}));
   const AnyImage cube = image_from_array(context(), host_array(data.data(), {3, 5, 4}));
-  EXPECT_EQ(polydev::opencl::image_shape(as_image(cube)), (std::vector<std::size_t>{4, 5, 3}));
+  EXPECT_EQ(polydev::opencl::memory::image_shape(as_image(cube)),
+            (std::vector<std::size_t>{4, 5, 3}));
   EXPECT_EQ(as_image(cube).getImageInfo<CL_IMAGE_WIDTH>(), 4u);
   EXPECT_EQ(as_image(cube).getImageInfo<CL_IMAGE_DEPTH>(), 3u);
   const AnyImage line = image_from_array(context(), host_array(data.data(), {7}));
-  EXPECT_EQ(polydev::opencl::image_shape(as_image(line)), (std::vector<std::size_t>{7}));
+  EXPECT_EQ(polydev::opencl::memory::image_shape(as_image(line)), (std::vector<std::size_t>{7}));
 }
 
 // Host memory with padding after each row (and slice, or 1-D image of an array): the image holds
@@ -707,7 +712,7 @@ TEST_P(OpenCLImages, PitchesSkipThePaddingOfHostMemory) {
         create_image(context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kRGBAFloat, c.shape,
                      pitches, host_buffer(host.data(), host.size()), c.is_array);
     EXPECT_EQ(read_back<float>(as_image(made), packed.size()), packed)
-        << polydev::opencl::image_shape(as_image(made)).size() << "-extent shape, is_array "
+        << polydev::opencl::memory::image_shape(as_image(made)).size() << "-extent shape, is_array "
         << c.is_array;
   }
 }
@@ -723,7 +728,7 @@ TEST_P(OpenCLImages, UseHostPtrImagesLiveInTheHostMemory) {
   ASSERT_EQ(kernel.setArg(0, image), CL_SUCCESS);
   ASSERT_EQ(queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(3, 2)), CL_SUCCESS);
   {
-    const MappedRegion view = polydev::opencl::map_image(queue(), image, CL_MAP_READ);
+    const MappedRegion view = polydev::opencl::memory::map_image(queue(), image, CL_MAP_READ);
     for (std::size_t y = 0; y < 2; ++y) {
       for (std::size_t x = 0; x < 3; ++x) {
         const float* pixel = &host[(y * 3 + x) * 4];
@@ -750,8 +755,8 @@ TEST_P(OpenCLImages, ImagesOnABufferShareItsBytes) {
   EXPECT_EQ(image.getInfo<CL_MEM_TYPE>(),
             static_cast<cl_mem_object_type>(CL_MEM_OBJECT_IMAGE1D_BUFFER));
   EXPECT_EQ(image.getImageInfo<CL_IMAGE_BUFFER>()(), buffer());
-  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{8}));
-  EXPECT_EQ(polydev::opencl::image_extent(image), (std::array<std::size_t, 3>{8, 1, 1}));
+  EXPECT_EQ(polydev::opencl::memory::image_shape(image), (std::vector<std::size_t>{8}));
+  EXPECT_EQ(polydev::opencl::memory::image_extent(image), (std::array<std::size_t, 3>{8, 1, 1}));
   EXPECT_EQ(read_back<std::uint8_t>(image, bytes.size()), bytes);
 
   const std::vector<std::uint8_t> pixel = {250, 251, 252, 253};
@@ -773,7 +778,8 @@ TEST_P(OpenCLImages, ImagesWithoutHostMemoryTakeWrites) {
       queue().enqueueWriteImage(as_image(made), CL_TRUE, {0, 0, 0}, {2, 2, 3}, 0, 0, data.data()),
       CL_SUCCESS);
   EXPECT_EQ(read_back<float>(as_image(made), data.size()), data);
-  EXPECT_EQ(polydev::opencl::image_extent(as_image(made)), (std::array<std::size_t, 3>{2, 2, 3}));
+  EXPECT_EQ(polydev::opencl::memory::image_extent(as_image(made)),
+            (std::array<std::size_t, 3>{2, 2, 3}));
 }
 
 TEST_P(OpenCLImages, BadCreateRequestsAreErrorsThatSayWhy) {
@@ -922,14 +928,14 @@ TEST_P(OpenCLImages, UnsupportedFormatsAreImageFormatNotSupportedNamingTheSuppor
       {CL_RG, CL_FLOAT},        {CL_RA, CL_UNORM_INT8},    {CL_RGB, CL_UNORM_SHORT_565},
       {CL_LUMINANCE, CL_FLOAT}, {CL_sRGBA, CL_UNORM_INT8}, {CL_DEPTH, CL_FLOAT},
   };
-  const std::vector<ImageFormat> supported = polydev::opencl::get_supported_image_formats(
+  const std::vector<ImageFormat> supported = polydev::opencl::memory::get_supported_image_formats(
       context(), CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D);
   if (supported.empty()) GTEST_SKIP() << "the device supports no 2-D image format";
   for (const ImageFormat& format : candidates) {
     if (std::find(supported.begin(), supported.end(), format) != supported.end()) continue;
     try {
       create_image(context(), CL_MEM_READ_ONLY, format, {2, 2});
-      ADD_FAILURE() << "create_image accepted " << polydev::opencl::to_string(format)
+      ADD_FAILURE() << "create_image accepted " << polydev::opencl::memory::to_string(format)
                     << ", which get_supported_image_formats does not list";
     } catch (const polydev::backend_error& failure) {
       EXPECT_EQ(failure.code(), CL_IMAGE_FORMAT_NOT_SUPPORTED);
@@ -938,7 +944,7 @@ TEST_P(OpenCLImages, UnsupportedFormatsAreImageFormatNotSupportedNamingTheSuppor
       EXPECT_EQ(failure.api(), "clCreateImage");
       EXPECT_EQ(failure.backend(), "OpenCL");
       const std::string message = failure.what();
-      EXPECT_NE(message.find("create_image: format " + polydev::opencl::to_string(format) +
+      EXPECT_NE(message.find("create_image: format " + polydev::opencl::memory::to_string(format) +
                              " is not supported for 2-D images"),
                 std::string::npos)
           << message;
@@ -948,7 +954,8 @@ TEST_P(OpenCLImages, UnsupportedFormatsAreImageFormatNotSupportedNamingTheSuppor
       const std::size_t list = message.find(lead);
       ASSERT_NE(list, std::string::npos) << message;
       const auto named = [&](const ImageFormat& candidate) {
-        return message.find(polydev::opencl::to_string(candidate), list) != std::string::npos;
+        return message.find(polydev::opencl::memory::to_string(candidate), list) !=
+               std::string::npos;
       };
       const std::size_t count =
           static_cast<std::size_t>(std::count_if(supported.begin(), supported.end(), named));
@@ -960,14 +967,14 @@ TEST_P(OpenCLImages, UnsupportedFormatsAreImageFormatNotSupportedNamingTheSuppor
           });
       if (near_one_exists) {
         const auto first = std::find_if(supported.begin(), supported.end(), [&](const auto& f) {
-          return message.compare(list + lead.size(), polydev::opencl::to_string(f).size(),
-                                 polydev::opencl::to_string(f)) == 0;
+          return message.compare(list + lead.size(), polydev::opencl::memory::to_string(f).size(),
+                                 polydev::opencl::memory::to_string(f)) == 0;
         });
         ASSERT_NE(first, supported.end()) << message;
         EXPECT_TRUE(first->channel_order == format.channel_order ||
                     first->channel_data_type == format.channel_data_type)
-            << "the first format named is not near " << polydev::opencl::to_string(format) << ": "
-            << message;
+            << "the first format named is not near " << polydev::opencl::memory::to_string(format)
+            << ": " << message;
       }
       if (supported.size() > 6) {
         EXPECT_NE(message.find(" and " + std::to_string(supported.size() - 6) + " more"),
@@ -1002,16 +1009,16 @@ TEST_P(OpenCLImages, DriverRefusalsOfCreateImageAreBackendErrors) {
       << message;
 }
 
-static_assert(polydev::opencl::component_type_of<cl_float4>() == ElementType::float32);
-static_assert(polydev::opencl::components_of<cl_float4>() == 4);
-static_assert(polydev::opencl::components_of<cl_float3>() == 4, "cl_float3 is cl_float4");
-static_assert(polydev::opencl::component_type_of<cl_uchar2>() == ElementType::uint8);
-static_assert(polydev::opencl::components_of<cl_uchar2>() == 2);
-static_assert(polydev::opencl::component_type_of<cl_half4>() == ElementType::float16);
-static_assert(polydev::opencl::component_type_of<cl_short16>() == ElementType::int16);
-static_assert(polydev::opencl::components_of<cl_short16>() == 16);
-static_assert(polydev::opencl::component_type_of<float>() == ElementType::float32);
-static_assert(polydev::opencl::components_of<std::uint16_t>() == 1);
+static_assert(polydev::opencl::memory::component_type_of<cl_float4>() == ElementType::float32);
+static_assert(polydev::opencl::memory::components_of<cl_float4>() == 4);
+static_assert(polydev::opencl::memory::components_of<cl_float3>() == 4, "cl_float3 is cl_float4");
+static_assert(polydev::opencl::memory::component_type_of<cl_uchar2>() == ElementType::uint8);
+static_assert(polydev::opencl::memory::components_of<cl_uchar2>() == 2);
+static_assert(polydev::opencl::memory::component_type_of<cl_half4>() == ElementType::float16);
+static_assert(polydev::opencl::memory::component_type_of<cl_short16>() == ElementType::int16);
+static_assert(polydev::opencl::memory::components_of<cl_short16>() == 16);
+static_assert(polydev::opencl::memory::component_type_of<float>() == ElementType::float32);
+static_assert(polydev::opencl::memory::components_of<std::uint16_t>() == 1);
 
 TEST_P(OpenCLImages, VectorElementsAreChannels) {
   std::vector<cl_float4> pixels(2 * 3);
@@ -1021,7 +1028,7 @@ TEST_P(OpenCLImages, VectorElementsAreChannels) {
   const AnyImage floats = image_from_array(context(), host_array(pixels.data(), {2, 3}));
   const cl::Image& image = as_image(floats);
   EXPECT_EQ(ImageFormat(image.getImageInfo<CL_IMAGE_FORMAT>()), kRGBAFloat);
-  EXPECT_EQ(polydev::opencl::image_shape(image), (std::vector<std::size_t>{3, 2}));
+  EXPECT_EQ(polydev::opencl::memory::image_shape(image), (std::vector<std::size_t>{3, 2}));
   const auto read = run<cl_float4>("read_f2d", image, cl::NDRange(3, 2), 6);
   for (std::size_t i = 0; i < 6; ++i) {
     for (std::size_t c = 0; c < 4; ++c) EXPECT_EQ(read[i].s[c], pixels[i].s[c]) << i << c;
@@ -1092,14 +1099,14 @@ TEST_P(OpenCLImages, BadVectorElementsAreErrorsThatSayWhy) {
 
 TEST(OpenCLImageHostBuffers, SizesCoverTheWholeArray) {
   const std::vector<float> floats(6);
-  const polydev::opencl::HostBuffer plain = host_buffer(host_array(floats.data(), {2, 3}));
+  const polydev::opencl::memory::HostBuffer plain = host_buffer(host_array(floats.data(), {2, 3}));
   EXPECT_EQ(plain.size, 24u);
   EXPECT_EQ(plain.data, floats.data());
   EXPECT_FALSE(plain.writable);
   HostArrayView three{floats.data(), {2}, ElementType::float32, 3};
   EXPECT_EQ(host_buffer(three).size, 32u) << "3-component elements take 4 slots";
   std::vector<std::int16_t> shorts(5);
-  const polydev::opencl::HostBuffer writable = host_buffer(shorts.data(), shorts.size());
+  const polydev::opencl::memory::HostBuffer writable = host_buffer(shorts.data(), shorts.size());
   EXPECT_EQ(writable.size, 10u);
   EXPECT_TRUE(writable.writable);
   const std::int16_t* constant = shorts.data();
@@ -1114,7 +1121,7 @@ TEST_P(OpenCLImages, SamplerPropertiesSampleInAKernel) {
       CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE,
       CL_SAMPLER_ADDRESSING_MODE,   CL_ADDRESS_CLAMP_TO_EDGE,
       CL_SAMPLER_FILTER_MODE,       CL_FILTER_LINEAR};
-  const cl::Sampler linear = polydev::opencl::make_sampler(context(), properties);
+  const cl::Sampler linear = polydev::opencl::memory::make_sampler(context(), properties);
   EXPECT_EQ(linear.getInfo<CL_SAMPLER_NORMALIZED_COORDS>(), static_cast<cl_bool>(CL_FALSE));
   EXPECT_EQ(linear.getInfo<CL_SAMPLER_ADDRESSING_MODE>(),
             static_cast<cl_addressing_mode>(CL_ADDRESS_CLAMP_TO_EDGE));
@@ -1144,7 +1151,7 @@ TEST_P(OpenCLImages, SamplerPropertiesSampleInAKernel) {
 TEST_P(OpenCLImages, SamplerPropertiesLeftOutAreOpenCLsDefaults) {
   const std::vector<float> row = {0.0f, 10.0f, 20.0f, 30.0f};
   const AnyImage made = image_from_array(context(), host_array(row.data(), {1, 4}));
-  const cl::Sampler defaults = polydev::opencl::make_sampler(context(), {});
+  const cl::Sampler defaults = polydev::opencl::memory::make_sampler(context(), {});
   EXPECT_EQ(defaults.getInfo<CL_SAMPLER_NORMALIZED_COORDS>(), static_cast<cl_bool>(CL_TRUE));
   EXPECT_EQ(defaults.getInfo<CL_SAMPLER_ADDRESSING_MODE>(),
             static_cast<cl_addressing_mode>(CL_ADDRESS_CLAMP));
@@ -1152,8 +1159,8 @@ TEST_P(OpenCLImages, SamplerPropertiesLeftOutAreOpenCLsDefaults) {
             static_cast<cl_filter_mode>(CL_FILTER_NEAREST));
   EXPECT_EQ(sample(as_image(made), defaults, {{{0.375f, 0.5f}}, {{1.5f, 0.5f}}}),
             (std::vector<float>{10.0f, 0.0f}));
-  const cl::Sampler repeat =
-      polydev::opencl::make_sampler(context(), {CL_SAMPLER_ADDRESSING_MODE, CL_ADDRESS_REPEAT});
+  const cl::Sampler repeat = polydev::opencl::memory::make_sampler(
+      context(), {CL_SAMPLER_ADDRESSING_MODE, CL_ADDRESS_REPEAT});
   EXPECT_EQ(sample(as_image(made), repeat, {{{1.375f, 0.5f}}, {{-0.125f, 0.5f}}}),
             (std::vector<float>{10.0f, 30.0f}));
 }
@@ -1161,7 +1168,7 @@ TEST_P(OpenCLImages, SamplerPropertiesLeftOutAreOpenCLsDefaults) {
 TEST_P(OpenCLImages, BadSamplerPropertiesAreErrorsThatSayWhy) {
   auto message = [&](const std::vector<cl_sampler_properties>& properties) {
     return thrown_message<polydev::error>(
-        [&] { polydev::opencl::make_sampler(context(), properties); });
+        [&] { polydev::opencl::memory::make_sampler(context(), properties); });
   };
   auto expect = [](const std::string& text, const std::string& part) {
     EXPECT_NE(text.find("make_sampler: " + part), std::string::npos) << text;
@@ -1196,8 +1203,8 @@ TEST_P(OpenCLImages, BadSamplerPropertiesAreErrorsThatSayWhy) {
 // Before OpenCL 2.0 there is no clCreateSamplerWithProperties: the three core settings go to
 // clCreateSampler, mip-map properties are refused. (The choice, on any platform.)
 TEST(OpenCLSamplerProperties, PlatformsBeforeOpenCL2TakeTheCoreSettingsOnly) {
-  using polydev::opencl::detail::parse_sampler_properties;
-  using polydev::opencl::detail::use_properties_api;
+  using polydev::opencl::memory::detail::parse_sampler_properties;
+  using polydev::opencl::memory::detail::use_properties_api;
   const auto core = parse_sampler_properties(
       {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE}, "t");
   EXPECT_EQ(core.normalized_coords, static_cast<cl_bool>(CL_FALSE));
@@ -1246,11 +1253,12 @@ TEST_P(OpenCLWithoutImages, ImageFunctionsNameTheDeviceThatLacksImages) {
   EXPECT_NE(image.find("has no image support (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)"),
             std::string::npos)
       << image;
-  const std::string sampler = thrown_message<polydev::error>(
-      [&] { polydev::opencl::make_sampler(context(), false, CL_ADDRESS_NONE, CL_FILTER_NEAREST); });
+  const std::string sampler = thrown_message<polydev::error>([&] {
+    polydev::opencl::memory::make_sampler(context(), false, CL_ADDRESS_NONE, CL_FILTER_NEAREST);
+  });
   EXPECT_NE(sampler.find("make_sampler: device '"), std::string::npos) << sampler;
   const std::string listed = thrown_message<polydev::error>([&] {
-    polydev::opencl::make_sampler(context(), {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR});
+    polydev::opencl::memory::make_sampler(context(), {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR});
   });
   EXPECT_NE(listed.find("make_sampler: device '"), std::string::npos) << listed;
   const std::string created = thrown_message<polydev::error>([&] {

@@ -1,6 +1,6 @@
 // hostbuf, get_host_array and enqueue_migrate_mem_objects on every selected OpenCL device
-// (polydev/opencl/memory_object.hpp).
-#include "polydev/opencl/memory_object.hpp"
+// (polydev/opencl/memory/memory_object.hpp).
+#include "polydev/opencl/memory/memory_object.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,21 +12,21 @@
 #include <vector>
 
 #include "polydev/error.hpp"
-#include "polydev/opencl/buffer_operations.hpp"
-#include "polydev/opencl/copy.hpp"
+#include "polydev/opencl/memory/buffer_operations.hpp"
+#include "polydev/opencl/memory/copy.hpp"
 #include "polydev/opencl/memory_pool.hpp"
 #include "pools/memory_operations/opencl/wait_gate.hpp"
 #include "support/opencl_checks.hpp"
 
 namespace {
 
-using polydev::opencl::enqueue_migrate_mem_objects;
-using polydev::opencl::get_host_array;
-using polydev::opencl::hostbuf;
 using polydev::opencl::ImmediateAllocator;
 using polydev::opencl::MemoryPool;
 using polydev::opencl::Order;
 using polydev::opencl::PooledBuffer;
+using polydev::opencl::memory::enqueue_migrate_mem_objects;
+using polydev::opencl::memory::get_host_array;
+using polydev::opencl::memory::hostbuf;
 using polydev::testing::pools_support::contains;
 using polydev::testing::pools_support::execution_status;
 using polydev::testing::pools_support::Gate;
@@ -69,14 +69,14 @@ TEST_P(OpenCLMemoryObject, HostbufIsTheHostMemoryABufferWasMadeOver) {
   std::vector<cl_uint> host(words);
   std::iota(host.begin(), host.end(), 0u);
   const cl::Buffer buffer = over(host);
-  const std::optional<polydev::opencl::HostSpan> span = hostbuf(buffer);
+  const std::optional<polydev::opencl::memory::HostSpan> span = hostbuf(buffer);
   ASSERT_TRUE(span.has_value());
   EXPECT_EQ(span->data(), host.data());
   EXPECT_EQ(span->size(), words * kWord);
 
   // A sub-buffer's host memory starts at its origin and spans its size.
-  const cl::Buffer sub = polydev::opencl::sub_region(buffer, align, 16);
-  const std::optional<polydev::opencl::HostSpan> part = hostbuf(sub);
+  const cl::Buffer sub = polydev::opencl::memory::sub_region(buffer, align, 16);
+  const std::optional<polydev::opencl::memory::HostSpan> part = hostbuf(sub);
   ASSERT_TRUE(part.has_value());
   EXPECT_EQ(part->data(), reinterpret_cast<unsigned char*>(host.data()) + align);
   EXPECT_EQ(part->size(), 16u);
@@ -102,7 +102,7 @@ TEST_P(OpenCLMemoryObject, HostbufOfAnImageSpansItsRows) {
                           cl::ImageFormat(CL_RGBA, CL_UNSIGNED_INT8), 6, 4, 0, pixels.data(),
                           &status);
   ASSERT_EQ(status, CL_SUCCESS);
-  const std::optional<polydev::opencl::HostSpan> span = hostbuf(image);
+  const std::optional<polydev::opencl::memory::HostSpan> span = hostbuf(image);
   ASSERT_TRUE(span.has_value());
   EXPECT_EQ(span->data(), pixels.data());
   EXPECT_EQ(span->size(), 6 * 4 * kWord);
@@ -132,7 +132,7 @@ TEST_P(OpenCLMemoryObject, GetHostArrayViewsTheHostMemoryWithAShapeAndOrder) {
 
   // What the device writes shows in the host memory once the buffer is mapped.
   const std::vector<cl_uint> written(32, 0x5a5a5a5au);
-  polydev::opencl::enqueue_copy(queue(), buffer, written);
+  polydev::opencl::memory::enqueue_copy(queue(), buffer, written);
   cl_int status = CL_SUCCESS;
   void* mapped = queue().enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_READ, 0, 32 * kWord, nullptr,
                                           nullptr, &status);
@@ -185,7 +185,7 @@ TEST_P(OpenCLMemoryObject, MigrationToTheHostAndBackKeepsTheContents) {
   PooledBuffer pooled = pool_->allocate(256);
   std::vector<cl_uint> data(64);
   std::iota(data.begin(), data.end(), 40u);
-  polydev::opencl::enqueue_copy(queue(), pooled, data);
+  polydev::opencl::memory::enqueue_copy(queue(), pooled, data);
 
   const cl::Event to_host =
       enqueue_migrate_mem_objects(queue(), {pooled.buffer()}, CL_MIGRATE_MEM_OBJECT_HOST);
@@ -240,11 +240,11 @@ TEST_P(OpenCLMemoryObject, MigrationMovesABufferBetweenTheDevicesOfAContext) {
   PooledBuffer pooled = pool.allocate(128);
   std::vector<cl_uint> data(32);
   std::iota(data.begin(), data.end(), 900u);
-  polydev::opencl::enqueue_copy(here, pooled, data);
+  polydev::opencl::memory::enqueue_copy(here, pooled, data);
 
   const cl::Event moved = enqueue_migrate_mem_objects(there, {pooled.buffer()});
   std::vector<cl_uint> back(32, 0u);
-  polydev::opencl::enqueue_copy(there, back, pooled, 0, true, {moved});
+  polydev::opencl::memory::enqueue_copy(there, back, pooled, 0, true, {moved});
   EXPECT_EQ(back, data);
 }
 

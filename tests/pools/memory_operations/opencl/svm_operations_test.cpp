@@ -1,7 +1,7 @@
 // Map, memfill, memcpy and migrate on pooled and plain SVM, on every selected OpenCL device with
-// coarse-grain SVM (polydev/opencl/svm_operations.hpp). The allocation helpers (svm_empty and its
-// kin): svm_empty_test.cpp.
-#include "polydev/opencl/detail/svm_operations.hpp"
+// coarse-grain SVM (polydev/opencl/memory/svm_operations.hpp). The allocation helpers (svm_empty
+// and its kin): svm_empty_test.cpp.
+#include "polydev/opencl/memory/detail/svm_operations.hpp"
 
 #include <cstdint>
 #include <numeric>
@@ -15,10 +15,10 @@
 
 #include "polydev/error.hpp"
 #include "polydev/opencl/characterize.hpp"
-#include "polydev/opencl/fill.hpp"
 #include "polydev/opencl/inventory.hpp"
-#include "polydev/opencl/mapping.hpp"
-#include "polydev/opencl/svm_operations.hpp"
+#include "polydev/opencl/memory/fill.hpp"
+#include "polydev/opencl/memory/mapping.hpp"
+#include "polydev/opencl/memory/svm_operations.hpp"
 #include "polydev/opencl/svm_pool.hpp"
 #include "support/fill_checks.hpp"
 #include "support/opencl_checks.hpp"
@@ -26,13 +26,13 @@
 
 namespace {
 
-using polydev::opencl::MappedRegion;
 using polydev::opencl::PooledSVM;
 using polydev::opencl::SVMAllocation;
 using polydev::opencl::SVMAllocator;
 using polydev::opencl::SVMPool;
-using polydev::opencl::SVMSpan;
-using polydev::opencl::to_end;
+using polydev::opencl::memory::MappedRegion;
+using polydev::opencl::memory::SVMSpan;
+using polydev::opencl::memory::to_end;
 using polydev::testing::pools_support::enqueue_sized_fills;
 using polydev::testing::pools_support::expect_fill_refusals;
 using polydev::testing::pools_support::expect_sized_fills;
@@ -56,10 +56,11 @@ class OpenCLSVMOperations : public polydev::testing::pools_support::OpenCLSVMTes
 TEST_P(OpenCLSVMOperations, MemfillCoversTheRequestOfAPooledBlock) {
   PooledSVM pooled = pool_->allocate(1000);  // a 1024-byte block
   SVMSpan whole(pooled.ptr(), 1024);
-  polydev::opencl::enqueue_svm_memfill(queue(), whole, cl_uchar{0xee}).wait();
-  polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_ushort{0x0102}).wait();
-  polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{0xaabbccddu}, 16, 32).wait();
-  MappedRegion region = polydev::opencl::map_svm(queue(), whole, CL_MAP_READ);
+  polydev::opencl::memory::enqueue_svm_memfill(queue(), whole, cl_uchar{0xee}).wait();
+  polydev::opencl::memory::enqueue_svm_memfill(queue(), pooled, cl_ushort{0x0102}).wait();
+  polydev::opencl::memory::enqueue_svm_memfill(queue(), pooled, cl_uint{0xaabbccddu}, 16, 32)
+      .wait();
+  MappedRegion region = polydev::opencl::memory::map_svm(queue(), whole, CL_MAP_READ);
   const auto* bytes = region.as<const unsigned char>();
   const cl_ushort half = 0x0102;
   const cl_uint word = 0xaabbccddu;
@@ -76,22 +77,23 @@ TEST_P(OpenCLSVMOperations, MemfillArgumentsOpenCLWouldRejectAreErrorsThatSayWhy
   PooledSVM pooled = pool_->allocate(1000);
   const unsigned char three[3] = {1, 2, 3};
   const std::string odd = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_svm_memfill(queue(), pooled, three, sizeof three); });
+      [&] { polydev::opencl::memory::enqueue_svm_memfill(queue(), pooled, three, sizeof three); });
   EXPECT_NE(odd.find("enqueue_svm_memfill: a pattern of 3 bytes"), std::string::npos) << odd;
   const std::string misaligned = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{1}, 2, 8); });
+      [&] { polydev::opencl::memory::enqueue_svm_memfill(queue(), pooled, cl_uint{1}, 2, 8); });
   EXPECT_NE(misaligned.find("(offset 2) and size 8 must be multiples of the pattern's 4 bytes"),
             std::string::npos)
       << misaligned;
   const std::string past = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{1}, 992, 16); });
+      [&] { polydev::opencl::memory::enqueue_svm_memfill(queue(), pooled, cl_uint{1}, 992, 16); });
   EXPECT_NE(past.find("16 bytes from offset 992 reach past the 1000 bytes"), std::string::npos)
       << past;
-  const std::string null = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_svm_memfill(queue(), SVMSpan(nullptr, 16), cl_uint{1}); });
+  const std::string null = thrown_message<polydev::error>([&] {
+    polydev::opencl::memory::enqueue_svm_memfill(queue(), SVMSpan(nullptr, 16), cl_uint{1});
+  });
   EXPECT_NE(null.find("the destination pointer is null"), std::string::npos) << null;
   const cl::Event nothing =
-      polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{1}, 1000, to_end);
+      polydev::opencl::memory::enqueue_svm_memfill(queue(), pooled, cl_uint{1}, 1000, to_end);
   EXPECT_NE(nothing.getInfo<CL_EVENT_COMMAND_TYPE>(),
             static_cast<cl_command_type>(CL_COMMAND_SVM_MEMFILL))
       << "a marker (whose command type is not portable), not a fill";
@@ -106,12 +108,12 @@ TEST_P(OpenCLSVMOperations, EnqueueFillFillsPooledBlocksAndAllocationsBySizeThen
   EXPECT_EQ(middle.getInfo<CL_EVENT_COMMAND_TYPE>(),
             static_cast<cl_command_type>(CL_COMMAND_SVM_MEMFILL));
   {
-    MappedRegion region = polydev::opencl::map_svm(queue(), whole, CL_MAP_READ);
+    MappedRegion region = polydev::opencl::memory::map_svm(queue(), whole, CL_MAP_READ);
     expect_sized_fills(region.as<const unsigned char>());
   }
 
   SVMAllocation allocation(context(), 64, 0, CL_MEM_READ_WRITE, queue());
-  polydev::opencl::enqueue_fill(queue(), allocation, cl_uint{0x12345678u}).wait();
+  polydev::opencl::memory::enqueue_fill(queue(), allocation, cl_uint{0x12345678u}).wait();
   EXPECT_EQ(read(allocation, 16), std::vector<cl_uint>(16, 0x12345678u));
 }
 
@@ -125,30 +127,31 @@ TEST_P(OpenCLSVMOperations, APooledBlockIsUsedOnlyOnTheQueueItIsBoundTo) {
   const cl::CommandQueue other(context(), device());
   PooledSVM pooled = pool_->allocate(64);
   ASSERT_EQ(pooled.queue(), queue()());
-  EXPECT_NO_THROW(polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{1}))
+  EXPECT_NO_THROW(polydev::opencl::memory::enqueue_svm_memfill(queue(), pooled, cl_uint{1}))
       << "the bound queue is accepted";
   const std::string on_other = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_svm_memfill(other, pooled, cl_uint{1}); });
+      [&] { polydev::opencl::memory::enqueue_svm_memfill(other, pooled, cl_uint{1}); });
   EXPECT_NE(on_other.find("enqueue_svm_memfill: the SVM memory (a pooled block or an allocation) "
                           "is bound to another queue than the one given; bind it to this queue "
                           "first (bind_to_queue)"),
             std::string::npos)
       << on_other;
   std::vector<cl_uint> host(16);
-  const std::string copy = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_svm_memcpy(other, SVMSpan(host.data(), 64), pooled); });
+  const std::string copy = thrown_message<polydev::error>([&] {
+    polydev::opencl::memory::enqueue_svm_memcpy(other, SVMSpan(host.data(), 64), pooled);
+  });
   EXPECT_NE(
       copy.find("enqueue_svm_memcpy: the SVM memory (a pooled block or an allocation) is bound"),
       std::string::npos)
       << copy;
-  const std::string map =
-      thrown_message<polydev::error>([&] { polydev::opencl::map_svm(other, pooled, CL_MAP_READ); });
+  const std::string map = thrown_message<polydev::error>(
+      [&] { polydev::opencl::memory::map_svm(other, pooled, CL_MAP_READ); });
   EXPECT_NE(map.find("map_svm: the SVM memory (a pooled block or an allocation) is bound"),
             std::string::npos)
       << map;
 
   pooled.bind_to_queue(other);
-  polydev::opencl::enqueue_svm_memfill(other, pooled, cl_uint{5}).wait();
+  polydev::opencl::memory::enqueue_svm_memfill(other, pooled, cl_uint{5}).wait();
   pooled.unbind_from_queue();  // unbound blocks go on any queue
   EXPECT_EQ(read(pooled, 16), std::vector<cl_uint>(16, 5u));
 }
@@ -157,16 +160,16 @@ TEST_P(OpenCLSVMOperations, APooledBlockIsUsedOnlyOnTheQueueItIsBoundTo) {
 TEST_P(OpenCLSVMOperations, AnAllocationIsUsedOnlyOnTheQueueItIsBoundTo) {
   const cl::CommandQueue other(context(), device());
   SVMAllocation allocation(context(), 64, 0, CL_MEM_READ_WRITE, queue());
-  polydev::opencl::enqueue_svm_memfill(queue(), allocation, cl_uint{4});
+  polydev::opencl::memory::enqueue_svm_memfill(queue(), allocation, cl_uint{4});
   const std::string on_other = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_svm_memfill(other, allocation, cl_uint{1}); });
+      [&] { polydev::opencl::memory::enqueue_svm_memfill(other, allocation, cl_uint{1}); });
   EXPECT_NE(on_other.find("enqueue_svm_memfill: the SVM memory (a pooled block or an allocation) "
                           "is bound to another queue"),
             std::string::npos)
       << on_other;
   EXPECT_EQ(read(allocation, 16), std::vector<cl_uint>(16, 4u));
   allocation.bind_to_queue(other);
-  polydev::opencl::enqueue_svm_memfill(other, allocation, cl_uint{6}).wait();
+  polydev::opencl::memory::enqueue_svm_memfill(other, allocation, cl_uint{6}).wait();
   allocation.unbind_from_queue();
   EXPECT_EQ(read(allocation, 16), std::vector<cl_uint>(16, 6u));
 }
@@ -177,27 +180,30 @@ TEST_P(OpenCLSVMOperations, MemcpyMovesDataBetweenPooledBlocksAndTheHost) {
   std::iota(host.begin(), host.end(), 7u);
   PooledSVM first = pool_->allocate(n * sizeof(cl_uint));
   PooledSVM second = pool_->allocate(2 * n * sizeof(cl_uint));
-  polydev::opencl::enqueue_svm_memcpy(queue(), first, SVMSpan(host.data(), n * sizeof(cl_uint)));
+  polydev::opencl::memory::enqueue_svm_memcpy(queue(), first,
+                                              SVMSpan(host.data(), n * sizeof(cl_uint)));
   const SVMSpan upper = SVMSpan(second).subspan(n * sizeof(cl_uint));
   const cl::Event copied =
-      polydev::opencl::enqueue_svm_memcpy(queue(), upper, first, /*blocking=*/false);
+      polydev::opencl::memory::enqueue_svm_memcpy(queue(), upper, first, /*blocking=*/false);
   std::vector<cl_uint> back(n);
-  polydev::opencl::enqueue_svm_memcpy(queue(), SVMSpan(back.data(), n * sizeof(cl_uint)), upper,
-                                      /*blocking=*/true, {copied});
+  polydev::opencl::memory::enqueue_svm_memcpy(queue(), SVMSpan(back.data(), n * sizeof(cl_uint)),
+                                              upper,
+                                              /*blocking=*/true, {copied});
   EXPECT_EQ(back, host);
 
   const std::string small = thrown_message<polydev::error>(
-      [&] { polydev::opencl::enqueue_svm_memcpy(queue(), first, second); });
+      [&] { polydev::opencl::memory::enqueue_svm_memcpy(queue(), first, second); });
   EXPECT_NE(small.find("the destination has 1024 bytes, fewer than the 2048 of the source"),
             std::string::npos)
       << small;
   const std::string overlap = thrown_message<polydev::error>([&] {
-    polydev::opencl::enqueue_svm_memcpy(queue(), SVMSpan(second).subspan(4, 64),
-                                        SVMSpan(second).subspan(0, 64));
+    polydev::opencl::memory::enqueue_svm_memcpy(queue(), SVMSpan(second).subspan(4, 64),
+                                                SVMSpan(second).subspan(0, 64));
   });
   EXPECT_NE(overlap.find("source and destination overlap"), std::string::npos) << overlap;
   const std::string null = thrown_message<polydev::error>([&] {
-    polydev::opencl::enqueue_svm_memcpy(queue(), SVMSpan(nullptr, 64), SVMSpan(host.data(), 64));
+    polydev::opencl::memory::enqueue_svm_memcpy(queue(), SVMSpan(nullptr, 64),
+                                                SVMSpan(host.data(), 64));
   });
   EXPECT_NE(null.find("the destination pointer is null"), std::string::npos) << null;
   const std::string subspan =
@@ -220,22 +226,22 @@ TEST_P(OpenCLSVMOperations, MigrateMovesBlocksToTheHostAndBackOrSaysWhatIsMissin
   PooledSVM empty = pool_->allocate(0);
   if (major < 2 || (major == 2 && minor < 1)) {
     const std::string message = thrown_message<polydev::error>(
-        [&] { polydev::opencl::enqueue_svm_migrate(queue(), {pooled}); });
+        [&] { polydev::opencl::memory::enqueue_svm_migrate(queue(), {pooled}); });
     EXPECT_NE(message.find("needs OpenCL 2.1 or later"), std::string::npos) << message;
     GTEST_SKIP() << "device is OpenCL " << major << "." << minor
                  << ", SVM migration is 2.1: checked that enqueue_svm_migrate says so";
   }
-  polydev::opencl::enqueue_svm_memfill(queue(), pooled, cl_uint{3});
+  polydev::opencl::memory::enqueue_svm_memfill(queue(), pooled, cl_uint{3});
   run_twice(pooled.ptr(), n);
-  const cl::Event to_host =
-      polydev::opencl::enqueue_svm_migrate(queue(), {pooled, empty}, CL_MIGRATE_MEM_OBJECT_HOST);
+  const cl::Event to_host = polydev::opencl::memory::enqueue_svm_migrate(
+      queue(), {pooled, empty}, CL_MIGRATE_MEM_OBJECT_HOST);
   EXPECT_EQ(to_host.getInfo<CL_EVENT_COMMAND_TYPE>(),
             static_cast<cl_command_type>(CL_COMMAND_SVM_MIGRATE_MEM));
   EXPECT_EQ(read(pooled, n), std::vector<cl_uint>(n, 7u));
-  const cl::Event to_device = polydev::opencl::enqueue_svm_migrate(
+  const cl::Event to_device = polydev::opencl::memory::enqueue_svm_migrate(
       queue(), {SVMSpan(pooled).subspan(0, 64)}, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED);
   ASSERT_EQ(to_device.wait(), CL_SUCCESS);
-  const cl::Event nothing = polydev::opencl::enqueue_svm_migrate(queue(), {empty});
+  const cl::Event nothing = polydev::opencl::memory::enqueue_svm_migrate(queue(), {empty});
   EXPECT_NE(nothing.getInfo<CL_EVENT_COMMAND_TYPE>(),
             static_cast<cl_command_type>(CL_COMMAND_SVM_MIGRATE_MEM))
       << "empty spans are left out (OpenCL would read size 0 as the whole allocation)";
@@ -245,17 +251,17 @@ TEST_P(OpenCLSVMOperations, MigrateMovesBlocksToTheHostAndBackOrSaysWhatIsMissin
 TEST_P(OpenCLSVMOperations, BadSVMMapsAreErrorsThatSayWhy) {
   PooledSVM pooled = pool_->allocate(0);
   const std::string empty = thrown_message<polydev::error>(
-      [&] { polydev::opencl::map_svm(queue(), pooled, CL_MAP_READ); });
+      [&] { polydev::opencl::memory::map_svm(queue(), pooled, CL_MAP_READ); });
   EXPECT_NE(empty.find("map_svm: a map of 0 bytes"), std::string::npos) << empty;
   const std::string null = thrown_message<polydev::error>(
-      [&] { polydev::opencl::map_svm(queue(), SVMSpan(nullptr, 8), CL_MAP_READ); });
+      [&] { polydev::opencl::memory::map_svm(queue(), SVMSpan(nullptr, 8), CL_MAP_READ); });
   EXPECT_NE(null.find("map_svm: the SVM pointer is null"), std::string::npos) << null;
 }
 
 // The version check behind enqueue_svm_migrate, on version strings of devices this machine may
 // not have.
 TEST(OpenCLVersionRequirement, OlderDevicesAreRefusedWithTheirVersion) {
-  using polydev::opencl::detail::require_opencl_version;
+  using polydev::opencl::memory::detail::require_opencl_version;
   EXPECT_NO_THROW(require_opencl_version("OpenCL 2.1 X", "dev", 2, 1, "migrate"));
   EXPECT_NO_THROW(require_opencl_version("OpenCL 3.0 X", "dev", 2, 1, "migrate"));
   const std::string message = thrown_message<polydev::error>(

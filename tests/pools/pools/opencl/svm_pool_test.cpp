@@ -14,8 +14,8 @@
 #include "polydev/error.hpp"
 #include "polydev/opencl/detail/svm_capabilities.hpp"
 #include "polydev/opencl/inventory.hpp"
+#include "polydev/opencl/memory/svm_operations.hpp"
 #include "polydev/opencl/svm_allocator.hpp"
-#include "polydev/opencl/svm_operations.hpp"
 #include "support/opencl_checks.hpp"
 
 namespace {
@@ -455,7 +455,7 @@ TEST_P(OpenCLSVMPool, EnqueueReleaseFreesAfterTheWaitListAndReturnsTheEvent) {
         << message;
   }
   const std::string span =
-      thrown_message<polydev::error>([&] { polydev::opencl::SVMSpan bad(allocation); });
+      thrown_message<polydev::error>([&] { polydev::opencl::memory::SVMSpan bad(allocation); });
   EXPECT_NE(span.find("the SVMAllocation was released"), std::string::npos) << span;
 }
 

@@ -16,8 +16,8 @@
 #include "polydev/error.hpp"
 #include "polydev/opencl/buffer_allocators.hpp"
 #include "polydev/opencl/error.hpp"
+#include "polydev/opencl/memory/svm_operations.hpp"
 #include "polydev/opencl/memory_pool.hpp"
-#include "polydev/opencl/svm_operations.hpp"
 #include "polydev/opencl/svm_pool.hpp"
 #include "polydev/pools/pool.hpp"
 #include "support/opencl_checks.hpp"
@@ -349,9 +349,10 @@ TEST_P(OpenCLUserSVMAllocator, SVMPoolCallsTheUsersAllocatorAsItsOwn) {
   expect_counters(pool, {0, 1, 100, 100}, "a = allocate(100)");
   EXPECT_EQ(calls.allocations, 1u);
   EXPECT_EQ(a.queue(), queue()()) << "the wrapped SVMAllocator binds to its queue";
-  polydev::opencl::enqueue_svm_memfill(queue(), a, cl_uint{0x01020304u});
+  polydev::opencl::memory::enqueue_svm_memfill(queue(), a, cl_uint{0x01020304u});
   std::vector<cl_uint> read(25);
-  polydev::opencl::enqueue_svm_memcpy(queue(), polydev::opencl::SVMSpan(read.data(), 100), a);
+  polydev::opencl::memory::enqueue_svm_memcpy(
+      queue(), polydev::opencl::memory::SVMSpan(read.data(), 100), a);
   EXPECT_EQ(read, std::vector<cl_uint>(25, 0x01020304u));
   void* const a_ptr = a.ptr();
 
