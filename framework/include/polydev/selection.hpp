@@ -7,8 +7,9 @@
 /// The inputs are the backend selectors (`PYOPENCL_TEST`, `PYOPENCL_CTX`, `CUDA_DEVICE` and the
 /// `~/.cuda_device` files), `POLYDEV_DEVICES`, `POLYDEV_REQUIRE_DEVICES` and CTest's resource
 /// allocation, read here, and what a layer above adds to them (`extend_process_inputs`): the test
-/// layer's `polydev.yaml` profile, whose variables fill in those the environment leaves unset, and
-/// its device shard (polydev/testing/test_inputs.hpp). Nothing here writes the process
+/// layer's `polydev.yaml` profile, whose variables fill in those the environment leaves unset, its
+/// device shard and the devices of the CTest entry that runs the process
+/// (polydev/testing/test_inputs.hpp). Nothing here writes the process
 /// environment: a profile reaches its readers through `SelectionInputs`.
 
 #include <cstddef>
@@ -78,8 +79,8 @@ struct SelectionInputs {
 
 /// What a layer above the framework adds to this process's selection inputs. The framework reads
 /// no configuration file and no test runner's variables; polydev's test layer
-/// (polydev/testing/test_inputs.hpp) adds `polydev.yaml`'s profile and the device shard, in test
-/// binaries and in the `polydev` tool alike.
+/// (polydev/testing/test_inputs.hpp) adds `polydev.yaml`'s profile, the device shard and the CTest
+/// entry, in test binaries and in the `polydev` tool alike.
 struct ProcessInputsExtension {
   /// Variables that stand in for those the environment leaves unset.
   std::vector<std::pair<std::string, std::string>> defaults;
