@@ -74,7 +74,7 @@ std::string binding_notes() {
 // contexts, not the tests' devices, and CTest's allocation and device shards do not reach the
 // tool.
 Backends backends_selected_on(const SelectionInputs& inputs) {
-  const bool both = inputs.polydev_devices.has_value() || !inputs.config_error.empty();
+  const bool both = inputs.polydev_devices.has_value() || !inputs.defaults_error.empty();
   const RequiredBackends required = parse_required_backends(inputs.require_devices);
   const bool malformed_requirement = !required.error.empty();
   const cuda::DeviceSources& cuda = inputs.cuda_sources;

@@ -63,7 +63,7 @@ struct SelectionInputs {
   std::optional<std::string> require_devices;  ///< `POLYDEV_REQUIRE_DEVICES`
   /// Why the defaults of a layer above cannot be known (a `polydev.yaml` that cannot be used):
   /// both selections fail.
-  std::string config_error;
+  std::string defaults_error;
 
   /// The device keys CTest allocated to this process; nothing outside CTest's allocation.
   std::optional<std::vector<std::string>> ctest_allocated_keys;

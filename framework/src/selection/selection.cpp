@@ -13,12 +13,12 @@ namespace {
 // The defaults of a layer above that cannot be known (a polydev.yaml with a schema error, an
 // unknown POLYDEV_PROFILE) invalidate both selections, so that every suite fails with its error and
 // `polydev devices` exits with status 2.
-Overview with_config_error(Overview overview, const std::string& config_error) {
-  if (config_error.empty()) return overview;
+Overview with_defaults_error(Overview overview, const std::string& defaults_error) {
+  if (defaults_error.empty()) return overview;
   overview.opencl_selection.reset();
-  overview.opencl_error = config_error;
+  overview.opencl_error = defaults_error;
   overview.cuda_selection.reset();
-  overview.cuda_error = config_error;
+  overview.cuda_error = defaults_error;
   return overview;
 }
 
@@ -226,9 +226,9 @@ DeviceSelection select_devices(const SelectionInputs& inputs, opencl::Inventory 
                                cuda::Inventory cuda, Backends enumerated) {
   DeviceSelection result;
   result.overview =
-      with_config_error(make_overview(std::move(opencl), inputs.pyopencl_test, std::move(cuda),
-                                      inputs.cuda_sources, inputs.polydev_devices, enumerated),
-                        inputs.config_error);
+      with_defaults_error(make_overview(std::move(opencl), inputs.pyopencl_test, std::move(cuda),
+                                        inputs.cuda_sources, inputs.polydev_devices, enumerated),
+                          inputs.defaults_error);
   const Overview& overview = result.overview;
   std::vector<Device> opencl_selected = selected_devices(overview, Backend::opencl);
   std::vector<Device> cuda_selected = selected_devices(overview, Backend::cuda);

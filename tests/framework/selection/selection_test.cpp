@@ -127,10 +127,10 @@ TEST(ProcessSelection, PolydevDevicesNarrowsTheBackendSelection) {
 
 TEST(ProcessSelection, ABrokenConfigurationFailsBothBackends) {
   SelectionInputs inputs;
-  inputs.config_error = "polydev.yaml:1:1: broken";
+  inputs.defaults_error = "polydev.yaml:1:1: broken";
   const DeviceSelection selection = select(inputs);
-  EXPECT_EQ(error_of(selection.opencl), inputs.config_error);
-  EXPECT_EQ(error_of(selection.cuda), inputs.config_error);
+  EXPECT_EQ(error_of(selection.opencl), inputs.defaults_error);
+  EXPECT_EQ(error_of(selection.cuda), inputs.defaults_error);
   EXPECT_THAT(running_opencl(selection), IsEmpty());
   EXPECT_THAT(running_cuda(selection), IsEmpty());
   EXPECT_THAT(selection.selected_keys, IsEmpty());
@@ -386,10 +386,10 @@ TEST(SelectionInputs, WithoutALayerAProfileOrADeviceShardIsAnErrorNotIgnored) {
     return polydev::read_selection_inputs(lookup_in(environment), std::nullopt, {});
   };
   const SelectionInputs profile = plain({{"POLYDEV_PROFILE", "gpu\x1b"}});
-  EXPECT_THAT(profile.config_error,
+  EXPECT_THAT(profile.defaults_error,
               testing::StartsWith("POLYDEV_PROFILE='gpu\\x1b' asks for a polydev.yaml profile, "
                                   "which this program does not read: polydev's test layer does"));
-  EXPECT_THAT(profile.config_error, HasSubstr("polydev::testing::install_test_inputs()"));
+  EXPECT_THAT(profile.defaults_error, HasSubstr("polydev::testing::install_test_inputs()"));
   const SelectionInputs shard = plain(
       {{"POLYDEV_SHARD_BY", "device"}, {"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "1"}});
   EXPECT_THAT(shard.process_error,
@@ -398,7 +398,7 @@ TEST(SelectionInputs, WithoutALayerAProfileOrADeviceShardIsAnErrorNotIgnored) {
   for (const char* unsplit : {"", "test"}) {
     const SelectionInputs inputs = plain({{"POLYDEV_SHARD_BY", unsplit}, {"POLYDEV_PROFILE", ""}});
     EXPECT_EQ(inputs.process_error, "") << unsplit;
-    EXPECT_EQ(inputs.config_error, "") << unsplit;
+    EXPECT_EQ(inputs.defaults_error, "") << unsplit;
   }
   // With a layer, the same variables are the layer's to read.
   EXPECT_EQ(read({{"POLYDEV_PROFILE", "gpu"}, {"POLYDEV_SHARD_BY", "device"}}).process_error, "");
