@@ -4,7 +4,7 @@
 # Any crash, broken property, sanitizer report, leak, hang (-timeout) or memory blow-up
 # (-rss_limit_mb) fails the run; the input that caused it is left in the artifacts folder.
 #
-#   POLYDEV_FUZZ_SECONDS    seconds per target (default 12: the eleven targets and the build take
+#   POLYDEV_FUZZ_SECONDS    seconds per target (default 12: the twelve targets and the build take
 #                           about three minutes)
 #   POLYDEV_FUZZ_RUNS       executions per target instead of a time (the long run: 10000000)
 #   POLYDEV_FUZZ_TARGETS    space-separated subset of targets (default: all)
