@@ -52,14 +52,20 @@ void check_message(const std::string& message, const std::string& starts_with, c
   }
 }
 
-bool all_of_class(const std::string& text, int (*in_class)(int)) {
+// Whether every byte of `text` is of the class `in_class` (a predicate on an unsigned char).
+template <typename Class>
+bool all_of_class(const std::string& text, Class in_class) {
   for (const char c : text) {
-    if (in_class(static_cast<unsigned char>(c)) == 0) return false;
+    if (!in_class(static_cast<unsigned char>(c))) return false;
   }
   return true;
 }
 
-int is_key_character(int c) { return std::islower(c) || std::isdigit(c) || c == '_'; }
+bool is_key_character(unsigned char c) {
+  return std::islower(c) != 0 || std::isdigit(c) != 0 || c == '_';
+}
+bool is_digit(unsigned char c) { return std::isdigit(c) != 0; }
+bool is_blank(unsigned char c) { return std::isspace(c) != 0; }
 
 // Pieces of `text` between occurrences of `separator`, written here again on purpose.
 std::vector<std::string> split(const std::string& text, const std::string& separator) {
@@ -77,14 +83,16 @@ std::vector<std::string> split(const std::string& text, const std::string& separ
 std::optional<CTestEntry> check_ctest_entry(const std::string& value, std::string& message) {
   const auto entry = polydev_fuzz::result_or_rejection<polydev::selection_error>(
       [&] { return polydev::testing::parse_ctest_entry(value); }, "parse_ctest_entry", &message);
-  const std::string separator(polydev::kDeviceSetSeparator);
-  bool keys = value != "host" && !polydev::is_placeholder(value);
-  for (const std::string& key : split(value, separator)) {
+  const bool host = value == "host";
+  const bool placeholder = polydev::is_placeholder(value);
+  const std::vector<std::string> pieces = split(value, std::string(polydev::kDeviceSetSeparator));
+  bool keys = !host && !placeholder;
+  for (const std::string& key : pieces) {
     keys = keys && (key.rfind("opencl_", 0) == 0 || key.rfind("cuda_", 0) == 0) &&
            all_of_class(key, is_key_character);
   }
   if (!entry) {
-    require(!keys && value != "host" && !polydev::is_placeholder(value),
+    require(!host && !placeholder && !keys,
             "parse_ctest_entry refused a well-formed entry: " + message);
     check_message(message, std::string(polydev::kCTestEntryVariable) + "=", "parse_ctest_entry");
     require(
@@ -93,22 +101,22 @@ std::optional<CTestEntry> check_ctest_entry(const std::string& value, std::strin
     return entry;
   }
   require(entry->name == value, "parse_ctest_entry changed the entry's name");
-  if (value == "host") {
+  if (host) {
     require(entry->kind == CTestEntry::Kind::host && entry->keys.empty(),
             "'host' is no host entry");
-  } else if (polydev::is_placeholder(value)) {
+  } else if (placeholder) {
     require(entry->kind == CTestEntry::Kind::placeholder && entry->keys.empty(),
             "a placeholder's name is no placeholder entry");
   } else {
     require(keys, "parse_ctest_entry took malformed keys: " + value);
-    require(entry->kind == CTestEntry::Kind::devices && entry->keys == split(value, separator),
+    require(entry->kind == CTestEntry::Kind::devices && entry->keys == pieces,
             "parse_ctest_entry's keys are not the value's pieces: " + value);
   }
   return entry;
 }
 
 std::optional<int> count(const std::string& text) {
-  if (text.empty() || text.size() > 6 || !all_of_class(text, std::isdigit)) return std::nullopt;
+  if (text.empty() || text.size() > 6 || !all_of_class(text, is_digit)) return std::nullopt;
   return std::stoi(text);
 }
 
@@ -158,12 +166,12 @@ RequiredBackends check_required(const std::optional<std::string>& text) {
   const RequiredBackends required = polydev::parse_required_backends(text);
   RequiredBackends expected;
   bool malformed = false;
-  if (text && !all_of_class(*text, std::isspace)) {
+  if (text && !all_of_class(*text, is_blank)) {
     for (const std::string& item : split(*text, ",")) {
       bool has_word = false;
       std::string word;
       for (std::size_t at = 0; at <= item.size(); ++at) {
-        if (at < item.size() && std::isspace(static_cast<unsigned char>(item[at])) == 0) {
+        if (at < item.size() && !is_blank(static_cast<unsigned char>(item[at]))) {
           word += static_cast<char>(std::tolower(static_cast<unsigned char>(item[at])));
           continue;
         }
