@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "render.hpp"
 
@@ -16,13 +17,37 @@ bool word_character(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+// Where `word` occurs in `text`, overlapping occurrences included, in time linear in both: a
+// report may hold a message of megabytes and a device name of as many, for which repeated
+// std::string::find takes their product.
+std::vector<std::size_t> occurrences(const std::string& text, const std::string& word) {
+  // Knuth-Morris-Pratt: border[i] is the length of the longest proper prefix of word[0..i] that
+  // is also its suffix.
+  std::vector<std::size_t> border(word.size(), 0);
+  for (std::size_t i = 1, length = 0; i < word.size(); ++i) {
+    while (length > 0 && word[i] != word[length]) length = border[length - 1];
+    if (word[i] == word[length]) ++length;
+    border[i] = length;
+  }
+  std::vector<std::size_t> found;
+  for (std::size_t i = 0, matched = 0; i < text.size(); ++i) {
+    while (matched > 0 && text[i] != word[matched]) matched = border[matched - 1];
+    if (text[i] == word[matched]) ++matched;
+    if (matched == word.size()) {
+      found.push_back(i + 1 - word.size());
+      matched = border[matched - 1];
+    }
+  }
+  return found;
+}
+
 // `text` with every `word` that stands as a whole word (not "cpu" in "opencl_pocl_cpu_0") as
 // `shown`.
 std::string replace_word(const std::string& text, const std::string& word, const char* shown) {
-  if (word.empty()) return text;
+  if (word.empty() || word.size() > text.size()) return text;
   std::string out;
   std::size_t from = 0;
-  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+  for (const std::size_t at : occurrences(text, word)) {
     const std::size_t end = at + word.size();
     if (at < from || (at > 0 && word_character(text[at - 1]) && word_character(word.front())) ||
         (end < text.size() && word_character(text[end]) && word_character(word.back()))) {

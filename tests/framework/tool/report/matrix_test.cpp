@@ -352,6 +352,37 @@ TEST(ReportGroups, MessagesThatDifferByTheirDeviceAreOneGroup) {
   EXPECT_EQ(groups[1].message, "opencl_b_0 is slow") << "one device: its own words";
 }
 
+// A report is read as it comes: a message of megabytes that repeats a device name of as many is
+// grouped in time linear in both (each occurrence found once, overlaps included), where a search
+// from every position took their product (hours for these sizes).
+TEST(ReportGroups, AMegabyteNameInAMegabyteMessageIsReplacedWholeWordOnly) {
+  const std::string name(1 << 20, 'a');
+  Matrix matrix;
+  for (const char* key : {"opencl_a_0", "opencl_b_0"}) {
+    polydev::report::Column column;
+    column.kind = ColumnKind::device;
+    column.id = column.key = key;
+    column.name = name;
+    matrix.columns.push_back(column);
+  }
+  polydev::report::Row row;
+  row.test = "OpenCL/Big.Name";
+  for (std::size_t column = 0; column < matrix.columns.size(); ++column) {
+    CaseResult result;
+    result.outcome = Outcome::skip;
+    // The name whole, then a run one character longer (no whole word: left as it is).
+    result.message = matrix.columns[column].key + " " + name + " lacks fp64; a" + name;
+    row.cells[column].outcome = Outcome::skip;
+    row.cells[column].results.push_back(result);
+  }
+  matrix.rows.push_back(row);
+  const auto groups = polydev::report::group_messages(matrix, {Outcome::skip});
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].occurrences.size(), 2u);
+  EXPECT_TRUE(groups[0].message == "<device key> <device name> lacks fp64; a" + name)
+      << groups[0].message.substr(0, 40);
+}
+
 TEST(ReportGroups, TheExpectationOfAnAllowedPassIsWhereItWasRecorded) {
   const std::string props =
       "<property name=\"polydev_expectation\" value=\"xfail\"/>"
