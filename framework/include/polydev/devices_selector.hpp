@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,14 +102,19 @@ ClauseVerdict check_clause(const SelectorClause& clause, const Device& device);
 std::vector<DeviceVerdict> evaluate(const DevicesSelector& selector,
                                     const std::vector<Device>& candidates);
 
+/// How many clauses a message names for one device; the rest are counted ("and 12 more
+/// clauses leave it out"). `polydev devices --explain` names every one.
+inline constexpr std::size_t kClausesInAMessage = 3;
+
 /// The verdict in words: "taken by clause 2 'type=cpu'", or "left out: clause 1
 /// 'backend=opencl,name~basic': 'name~basic' does not hold (name 'pthread-...')", one part per
-/// clause joined by "; ".
+/// clause joined by "; ", at most `max_clauses` of them, the others counted.
 std::string describe_verdict(const DevicesSelector& selector, const DeviceVerdict& verdict,
-                             const Device& device);
+                             const Device& device,
+                             std::size_t max_clauses = std::numeric_limits<std::size_t>::max());
 
 /// The error for a selector that takes none of `candidates`, on one line: the selector and, per
-/// device, why each clause left it out.
+/// device, why the first `kClausesInAMessage` clauses left it out.
 std::string nothing_taken_message(const DevicesSelector& selector,
                                   const std::vector<Device>& candidates,
                                   const std::vector<DeviceVerdict>& verdicts);

@@ -131,8 +131,8 @@ std::optional<std::string> devices_selector_left_out(const Overview& overview,
   if (!devices.selector) return "POLYDEV_DEVICES is invalid";
   const DeviceVerdict& verdict = devices.verdicts.at(*index);
   if (verdict.taken) return std::nullopt;
-  return "POLYDEV_DEVICES " +
-         describe_verdict(*devices.selector, verdict, devices.candidates[*index]);
+  return "POLYDEV_DEVICES " + describe_verdict(*devices.selector, verdict,
+                                               devices.candidates[*index], kClausesInAMessage);
 }
 
 }  // namespace detail

@@ -207,16 +207,21 @@ std::vector<DeviceVerdict> evaluate(const DevicesSelector& selector,
 }
 
 std::string describe_verdict(const DevicesSelector& selector, const DeviceVerdict& verdict,
-                             const Device& device) {
+                             const Device& device, std::size_t max_clauses) {
   if (selector.clauses.empty()) return "taken: the selector has no clause";
   std::string takers;
   std::string reasons;
+  std::size_t taking = 0;
+  std::size_t leaving = 0;
   for (std::size_t c = 0; c < verdict.clauses.size() && c < selector.clauses.size(); ++c) {
     const ClauseVerdict& clause = verdict.clauses[c];
     if (clause.takes()) {
-      takers += (takers.empty() ? "" : " and ") + clause_label(selector, c);
+      if (taking++ < max_clauses) {
+        takers += (takers.empty() ? "" : " and ") + clause_label(selector, c);
+      }
       continue;
     }
+    if (leaving++ >= max_clauses) continue;
     reasons += (reasons.empty() ? "" : "; ") + clause_label(selector, c) + ": ";
     if (clause.failed_term) {
       reasons += why_term_fails(selector.clauses[c].terms[*clause.failed_term], device);
@@ -224,6 +229,14 @@ std::string describe_verdict(const DevicesSelector& selector, const DeviceVerdic
       reasons += "over its limit (max=" + std::to_string(*selector.clauses[c].max) +
                  " devices, taken before this one)";
     }
+  }
+  // A selector of thousands of clauses would otherwise make each message, and each test's
+  // reason, as long as the selector times the devices.
+  if (taking > max_clauses) {
+    takers += " and " + std::to_string(taking - max_clauses) + " more clauses";
+  }
+  if (leaving > max_clauses) {
+    reasons += "; and " + std::to_string(leaving - max_clauses) + " more clauses leave it out";
   }
   return verdict.taken ? "taken by " + takers : "left out: " + reasons;
 }
@@ -237,11 +250,12 @@ std::string nothing_taken_message(const DevicesSelector& selector,
   if (candidates.empty()) return message + ": there is no device to choose from";
   message += " of the " + std::to_string(candidates.size()) + ": ";
   for (std::size_t i = 0; i < candidates.size() && i < verdicts.size(); ++i) {
-    std::string verdict = describe_verdict(selector, verdicts[i], candidates[i]);
+    std::string verdict =
+        describe_verdict(selector, verdicts[i], candidates[i], kClausesInAMessage);
     const std::string prefix = "left out: ";
     if (verdict.compare(0, prefix.size(), prefix) == 0) verdict.erase(0, prefix.size());
-    message += (i == 0 ? "" : ", ") + candidates[i].key + " ('" + candidates[i].name + "') [" +
-               verdict + "]";
+    message += (i == 0 ? "" : ", ") + candidates[i].key + " (" + detail::quote(candidates[i].name) +
+               ") [" + verdict + "]";
   }
   return message + "; 'polydev devices --explain' shows every device and clause";
 }

@@ -86,10 +86,13 @@ std::string format_explanation(const Overview& overview) {
   if (!devices.text) {
     out << "POLYDEV_DEVICES unset: every device the backend selectors select runs\n";
   } else {
-    out << "POLYDEV_DEVICES='" << *devices.text << "'\n";
+    // Whole, as the user wrote it, but escaped: a line feed in the variable must not start a
+    // line of this output.
+    out << "POLYDEV_DEVICES='" << detail::printable(*devices.text, std::string::npos) << "'\n";
     if (devices.selector) {
       for (std::size_t c = 0; c < devices.selector->clauses.size(); ++c) {
-        out << "  clause " << c + 1 << ": " << devices.selector->clauses[c].text << '\n';
+        out << "  clause " << c + 1 << ": "
+            << detail::printable(devices.selector->clauses[c].text, std::string::npos) << '\n';
       }
     }
     if (!devices.error.empty()) out << "  error: " << indented(devices.error, "  ") << '\n';

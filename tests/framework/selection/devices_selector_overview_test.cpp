@@ -274,6 +274,18 @@ TEST(DevicesSelectorExplain, LimitsAndErrorsAreNamed) {
                                        "error above\n      POLYDEV_DEVICES: not consulted"));
 }
 
+// --explain shows the selector and its clauses whole, as written, but escaped: a line feed in
+// the variable would otherwise begin a line of the explanation that the variable wrote.
+TEST(DevicesSelectorExplain, TheSelectorIsShownWholeAndEscaped) {
+  const std::string clause = "name~a\x1b[31m\nforged" + std::string(300, 'q');
+  const std::string text = format_explanation(overview(clause));
+  const std::string escaped = "name~a\\x1b[31m\\x0aforged" + std::string(300, 'q');
+  EXPECT_THAT(text, HasSubstr("POLYDEV_DEVICES='" + escaped + "'\n"));
+  EXPECT_THAT(text, HasSubstr("  clause 1: " + escaped + "\n"));
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.find("\nforged"), std::string::npos);
+}
+
 TEST(DevicesSelectorExplain, UnavailableBackendsSayWhy) {
   const std::string text = format_explanation(
       polydev::make_overview(polydev_test::opencl_inventory_with_empty_platform(), std::nullopt,
