@@ -1,6 +1,8 @@
-// The argument rules shared by every `polydev` command.
+// The argument rules shared by every `polydev` command. An argument a message names is quoted
+// escaped and cut: printed raw, a line feed in it would forge a line of the message.
 
 #include "commands.hpp"
+#include "io/printable.hpp"
 
 namespace polydev::tool {
 
@@ -26,8 +28,8 @@ ParsedArguments parse_arguments(const Arguments& arguments, const CommandSyntax&
     const std::string& argument = arguments[i];
     if (options_ended || argument.size() < 2 || argument[0] != '-') {
       if (parsed.positionals.size() == syntax.max_positionals) {
-        fail(syntax.max_positionals == 0 ? "unexpected argument '" + argument + "'"
-                                         : "too many arguments: '" + argument + "'");
+        fail(syntax.max_positionals == 0 ? "unexpected argument " + detail::quote(argument)
+                                         : "too many arguments: " + detail::quote(argument));
       }
       parsed.positionals.push_back(argument);
       continue;
@@ -42,11 +44,12 @@ ParsedArguments parse_arguments(const Arguments& arguments, const CommandSyntax&
     for (const Option& candidate : syntax.options) {
       if (name == candidate.name) option = &candidate;
     }
-    if (!option) fail("unknown option '" + argument + "'");
+    if (!option) fail("unknown option " + detail::quote(argument));
     if (parsed.has(name)) fail(name + " given twice; give it once");
     std::string value;
     if (!option->value) {
-      if (equals != std::string::npos) fail(name + " takes no value, got '" + argument + "'");
+      if (equals != std::string::npos)
+        fail(name + " takes no value, got " + detail::quote(argument));
     } else if (equals != std::string::npos) {
       value = argument.substr(equals + 1);
     } else if (i + 1 < arguments.size()) {

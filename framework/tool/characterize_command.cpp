@@ -430,8 +430,8 @@ int characterize_command(const ParsedArguments& parsed) {
   const bool json = parsed.has("--json");
   if (parsed.positionals.size() > 1) {
     return usage_error("characterize",
-                       "one device key at most, got '" + parsed.positionals[0] + "' and '" +
-                           parsed.positionals[1] + "'",
+                       "one device key at most, got " + detail::quote(parsed.positionals[0]) +
+                           " and " + detail::quote(parsed.positionals[1]),
                        kCharacterizeUsage);
   }
   std::optional<std::string> key;

@@ -81,8 +81,8 @@ unsigned long long parse_count(const std::string& option, std::string_view text,
   const unsigned long long value =
       digits ? std::strtoull(std::string(text).c_str(), nullptr, 10) : 0;
   if (!digits || errno == ERANGE || value > max) {
-    throw bad_usage(option + " needs a whole number 0.." + std::to_string(max) + ", got '" +
-                    std::string(text) + "'");
+    throw bad_usage(option + " needs a whole number 0.." + std::to_string(max) + ", got " +
+                    detail::quote(text));
   }
   return value;
 }
@@ -137,8 +137,8 @@ Target resolve(const Options& options) {
       keys += (keys.empty() ? "" : ", ") + device.key;
     }
     if (ordinal < 0) {
-      throw bad_usage("--device: no CUDA device has the key '" + *options.device_key +
-                      "'; the CUDA devices are " + keys);
+      throw bad_usage("--device: no CUDA device has the key " + detail::quote(*options.device_key) +
+                      "; the CUDA devices are " + keys);
     }
   } else {
     try {

@@ -90,8 +90,8 @@ report::SourceLinks source_links(const ParsedArguments& parsed) {
   // The page puts the URL in links: a javascript: or data: URL there would run when clicked.
   if (url && url->rfind("https://", 0) != 0 && url->rfind("http://", 0) != 0 &&
       url->rfind("file://", 0) != 0) {
-    throw usage_failure("--source-url '" + detail::printable(*url) +
-                            "' is not a URL of files; expected one that starts with https://, "
+    throw usage_failure("--source-url " + detail::quote(*url) +
+                            " is not a URL of files; expected one that starts with https://, "
                             "http:// or file://",
                         kReportUsage);
   }

@@ -47,7 +47,8 @@ int resource_spec_command(const ParsedArguments& parsed) {
   if (const auto text = parsed.value("--slots")) {
     if (text->size() > 4 || text->find_first_not_of("0123456789") != text->npos ||
         std::stoul(*text) == 0) {
-      return usage_error("resource-spec", "--slots '" + *text + "': expected a number from 1",
+      return usage_error("resource-spec",
+                         "--slots " + detail::quote(*text) + ": expected a number from 1 to 9999",
                          kResourceSpecUsage);
     }
     slots = static_cast<unsigned>(std::stoul(*text));

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/printable.hpp"
 #include "polydev/error.hpp"
 
 namespace polydev::cuda {
@@ -35,8 +36,8 @@ DeviceData DeviceData::for_compute_capability(std::string_view text) {
   const int major = dot == std::string_view::npos ? -1 : parse_small_number(text.substr(0, dot));
   const int minor = dot == std::string_view::npos ? -1 : parse_small_number(text.substr(dot + 1));
   if (major < 0 || minor < 0) {
-    throw error("compute capability '" + std::string(text) +
-                "' is not of the form MAJOR.MINOR (e.g. '9.0' or '12.1')");
+    throw error("compute capability " + detail::quote(text) +
+                " is not of the form MAJOR.MINOR (e.g. '9.0' or '12.1')");
   }
   return for_compute_capability(major, minor);
 }

@@ -321,6 +321,40 @@ TEST(ToolArguments, ArgumentsAreQuotedWithoutTheirControlCharacters) {
   EXPECT_THAT(result.output, Not(HasSubstr("\x1b"))) << "no raw ESC on the terminal";
 }
 
+// A line feed in an argument would forge a line of the message, and a 100 KB argument would be
+// repeated whole: every command quotes what it was given escaped and cut, as the selectors' errors
+// quote a variable.
+TEST(ToolArguments, EveryCommandQuotesABadArgumentOnOneLineAndCut) {
+  const std::string forged = "1\nforged line";
+  const std::string huge(100000, '7');
+  const std::vector<std::vector<std::string>> commands = {
+      {"devices", forged},
+      {"devices", "--" + forged},
+      {"devices", "--json=" + forged},
+      {"resource-spec", "--slots", forged},
+      {"occupancy", "--threads", forged, "--cc", "9.0"},
+      {"occupancy", "--threads", "64", "--cc", forged},
+      {"characterize", "a", forged},
+      {"report", "--html", "r.html", "--source-url", forged, "r.xml"},
+  };
+  for (const std::vector<std::string>& arguments : commands) {
+    if (arguments[0] == "report" && !kHasReport) continue;
+    const ProcessResult result = tool(arguments);
+    EXPECT_EQ(result.exit_code, 2) << joined(arguments) << "\n" << result.output;
+    EXPECT_THAT(result.output, HasSubstr("1\\x0aforged line")) << joined(arguments);
+    EXPECT_THAT(result.output, Not(HasSubstr("\nforged line"))) << joined(arguments);
+    std::vector<std::string> long_arguments = arguments;
+    for (std::string& argument : long_arguments) {
+      const std::size_t at = argument.find(forged);
+      if (at != std::string::npos) argument.replace(at, forged.size(), huge);
+    }
+    const ProcessResult long_result = tool(long_arguments);
+    EXPECT_EQ(long_result.exit_code, 2) << joined(arguments);
+    EXPECT_LT(long_result.output.size(), 4000u) << long_result.output.substr(0, 400);
+    EXPECT_THAT(long_result.output, HasSubstr("'... (1000")) << joined(arguments);
+  }
+}
+
 }  // namespace
 
 namespace {
