@@ -38,8 +38,11 @@ std::optional<std::string> write_all(int fd, const std::string& text) {
 std::optional<std::string> not_a_regular_file(const std::string& path) {
   struct stat target {};
   if (::stat(path.c_str(), &target) != 0) {
+    const int reason = errno;
     struct stat link {};
-    if (errno == ENOENT && ::lstat(path.c_str(), &link) == 0) return "a symbolic link to nothing";
+    if (reason == ENOENT && ::lstat(path.c_str(), &link) == 0) return "a symbolic link to nothing";
+    // Renamed over, the link itself would be replaced by a file.
+    if (reason == ELOOP) return "a symbolic link loop";
     return std::nullopt;  // nothing there, or an error that writing reports in its own words
   }
   if (S_ISREG(target.st_mode)) return std::nullopt;

@@ -19,7 +19,8 @@ namespace polydev::detail {
 std::optional<std::string> replace_file(const std::string& path, const std::string& text);
 
 /// What an existing `path` that is not a regular file is ("a FIFO", "a folder", "a device", "a
-/// socket", "a symbolic link to nothing"), or nothing (a regular file, or nothing there).
+/// socket", "a symbolic link to nothing", "a symbolic link loop"), or nothing (a regular file, or
+/// nothing there).
 std::optional<std::string> not_a_regular_file(const std::string& path);
 
 }  // namespace polydev::detail

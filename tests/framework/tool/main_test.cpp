@@ -132,6 +132,19 @@ TEST(ToolOutput, TheResourceSpecIsWrittenOnlyToARegularFileAndWhole) {
     EXPECT_THAT(result.output, HasSubstr(", not a regular file")) << result.output;
   }
   std::remove(fifo.c_str());
+  // A link loop stays a loop: renamed over, the link itself was replaced by the spec.
+  const std::string loop = temp_path("spec-loop.json");
+  const std::string other = temp_path("spec-loop-2.json");
+  std::remove(loop.c_str());
+  std::remove(other.c_str());
+  std::filesystem::create_symlink(other, loop);
+  std::filesystem::create_symlink(loop, other);
+  const ProcessResult looped = tool({"resource-spec", "--output", loop});
+  EXPECT_EQ(looped.exit_code, 1) << looped.output;
+  EXPECT_THAT(looped.output, HasSubstr("a symbolic link loop, not a regular file"));
+  EXPECT_TRUE(std::filesystem::is_symlink(loop));
+  std::remove(loop.c_str());
+  std::remove(other.c_str());
   // A write that fails leaves the spec there as it was, and no temporary file beside it.
   const std::string spec = temp_path("kept.json");
   std::ofstream(spec) << "earlier";
