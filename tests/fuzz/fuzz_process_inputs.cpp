@@ -87,19 +87,28 @@ std::optional<CTestEntry> check_ctest_entry(const std::string& value, std::strin
   const bool placeholder = polydev::is_placeholder(value);
   const std::vector<std::string> pieces = split(value, std::string(polydev::kDeviceSetSeparator));
   bool keys = !host && !placeholder;
-  for (const std::string& key : pieces) {
-    keys = keys && (key.rfind("opencl_", 0) == 0 || key.rfind("cuda_", 0) == 0) &&
+  bool distinct = true;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const std::string& key = pieces[i];
+    keys = keys &&
+           ((key.rfind("opencl_", 0) == 0 && key.size() > 7) ||
+            (key.rfind("cuda_", 0) == 0 && key.size() > 5)) &&
            all_of_class(key, is_key_character);
+    for (std::size_t j = 0; j < i; ++j) distinct = distinct && pieces[j] != key;
   }
   if (!entry) {
-    require(!host && !placeholder && !keys,
+    require(!host && !placeholder && (!keys || !distinct),
             "parse_ctest_entry refused a well-formed entry: " + message);
     check_message(message, std::string(polydev::kCTestEntryVariable) + "=", "parse_ctest_entry");
-    require(
-        message.find("expected 'host', a placeholder's name or device keys") != std::string::npos,
-        "parse_ctest_entry's message does not say what is accepted: " + message);
+    // (The parser reports the first bad piece: a malformed key or one named twice.)
+    const bool names_forms =
+        message.find("expected 'host', a placeholder's name or device keys") != std::string::npos;
+    const bool names_twice = message.find(" twice; expected distinct devices") != std::string::npos;
+    require(names_forms || (!distinct && names_twice),
+            "parse_ctest_entry's message does not say what is accepted: " + message);
     return entry;
   }
+  require(distinct, "parse_ctest_entry accepted a device named twice");
   require(entry->name == value, "parse_ctest_entry changed the entry's name");
   if (host) {
     require(entry->kind == CTestEntry::Kind::host && entry->keys.empty(),

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "io/printable.hpp"
+
 namespace polydev {
 
 namespace {
@@ -159,6 +161,59 @@ BackendOutcome chosen_by_selectors(const Overview& overview, Backend backend,
   return failed(Problem::no_device, std::move(message), {});
 }
 
+// The keys of every device of `backend` on this machine, selected or not.
+std::vector<std::string> inventory_keys(const Overview& overview, Backend backend) {
+  std::vector<std::string> keys;
+  if (backend == Backend::opencl) {
+    for (const opencl::PlatformInfo& platform : overview.opencl.platforms) {
+      for (const opencl::DeviceInfo& device : platform.devices) keys.push_back(device.key);
+    }
+  } else {
+    for (const cuda::DeviceInfo& device : overview.cuda.devices) keys.push_back(device.key);
+  }
+  return keys;
+}
+
+// Stage 2a: every device that the CTest entry or CTest's allocation names is on this machine. One
+// that is not (the list was discovered on other devices, or a device has gone since) fails the
+// entry: skipped as "held by another entry", it would pass having run nothing. A key of the other
+// backend is that backend's to judge; it may not be enumerated in this process.
+BackendOutcome with_named_devices_present(BackendOutcome chosen, const SelectionInputs& inputs,
+                                          const Overview& overview, Backend backend) {
+  if (chosen.problem != Problem::none) return chosen;
+  const Backend other = backend == Backend::opencl ? Backend::cuda : Backend::opencl;
+  const std::string other_prefix = std::string(backend_name(other)) + "_";
+  const std::vector<std::string> here = inventory_keys(overview, backend);
+  const std::vector<std::string> there = inventory_keys(overview, other);
+  const auto present = [&](const std::string& key) {
+    return key.rfind(other_prefix, 0) == 0 ||
+           std::find(here.begin(), here.end(), key) != here.end() ||
+           std::find(there.begin(), there.end(), key) != there.end();
+  };
+  const auto absent = [&](const std::string& key, const std::string& named_by) {
+    std::string message = named_by + " names the device " + detail::quote(key) + ", which no " +
+                          std::string(backend_label(backend)) + " device on this machine has (" +
+                          join(here) +
+                          "); the CTest list was discovered on other devices or before one went: "
+                          "it is discovered again when the test binary changes (rebuild or touch "
+                          "it)";
+    return failed(Problem::invalid_selection, std::move(message), {});
+  };
+  if (inputs.ctest_entry && inputs.ctest_entry->kind == CTestEntry::Kind::devices) {
+    for (const std::string& key : inputs.ctest_entry->keys) {
+      if (!present(key)) {
+        return absent(key, "the CTest entry " + detail::quote(inputs.ctest_entry->name));
+      }
+    }
+  }
+  if (inputs.ctest_allocated_keys) {
+    for (const std::string& key : *inputs.ctest_allocated_keys) {
+      if (!present(key)) return absent(key, "CTest's resource allocation");
+    }
+  }
+  return chosen;
+}
+
 // Stage 2: CTest's allocation, the CTest entry and the device shard keep the devices that run in
 // this process; device positions count the selectors' choice, OpenCL then CUDA.
 BackendOutcome kept_for_this_process(BackendOutcome chosen, const SelectionInputs& inputs,
@@ -214,8 +269,10 @@ BackendOutcome select_backend(const Overview& overview, const SelectionInputs& i
                               const std::vector<std::string>& selected_keys, Backend backend) {
   return required(
       with_readable_process_inputs(
-          kept_for_this_process(chosen_by_selectors(overview, backend, std::move(selected)), inputs,
-                                selected_keys, backend),
+          kept_for_this_process(with_named_devices_present(
+                                    chosen_by_selectors(overview, backend, std::move(selected)),
+                                    inputs, overview, backend),
+                                inputs, selected_keys, backend),
           inputs),
       parse_required_backends(inputs.require_devices), backend);
 }

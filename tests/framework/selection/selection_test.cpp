@@ -220,6 +220,37 @@ TEST(ProcessSelection, TheCTestEntryKeepsTheDevicesItHolds) {
   EXPECT_THAT(running_cuda(select(inputs)), ElementsAre(0, 1)) << "the host entry leaves all";
 }
 
+// An entry or an allocation that names a device this machine lacks fails the backend the key
+// belongs to, naming the key and the backend's devices: skipped as "held by another entry", the
+// entry passed having run nothing. A key of the other backend is left to that backend.
+TEST(ProcessSelection, ADeviceNamedByTheEntryThatNoDeviceHasFailsItsBackend) {
+  SelectionInputs inputs;
+  inputs.ctest_entry = entry_holding({"opencl_gone_0"});
+  DeviceSelection selection = select(inputs);
+  EXPECT_EQ(error_of(selection.opencl),
+            "the CTest entry 'opencl_gone_0' names the device 'opencl_gone_0', which no OpenCL "
+            "device on this machine has (key_0_0, key_0_1, key_1_0, key_1_1, key_2_0); the CTest "
+            "list was discovered on other devices or before one went: it is discovered again when "
+            "the test binary changes (rebuild or touch it)");
+  EXPECT_EQ(error_of(selection.cuda), "") << "an OpenCL key is the OpenCL backend's to judge";
+  inputs.ctest_entry = entry_holding({cuda_key(0), "cuda_gone_1"});
+  selection = select(inputs);
+  EXPECT_THAT(
+      error_of(selection.cuda),
+      HasSubstr("names the device 'cuda_gone_1', which no CUDA device on this machine has"));
+  EXPECT_EQ(error_of(selection.opencl), "");
+  inputs.ctest_entry.reset();
+  inputs.ctest_allocated_keys = std::vector<std::string>{"key_1_0", "opencl_gone_0"};
+  EXPECT_THAT(error_of(select(inputs).opencl),
+              HasSubstr("CTest's resource allocation names the device 'opencl_gone_0', which no "
+                        "OpenCL device on this machine has"));
+  // A narrower selection is no absent device: its entries skip, as before.
+  inputs.ctest_allocated_keys.reset();
+  inputs.ctest_entry = entry_holding({"key_1_0"});
+  inputs.pyopencl_test = "0";
+  EXPECT_EQ(error_of(select(inputs).opencl), "");
+}
+
 // The table of one line per device: the line of `key` and the one after it (keys are on the second
 // line of a device), joined.
 std::string table_entry(const std::string& table, const std::string& key) {
