@@ -138,6 +138,10 @@ class CTestReader {
       failed(testcase, entry, console, output, result);
     } else if (status == "notrun") {
       not_run(testcase, entry, console, output, result);
+    } else if (status == "run" && testcase.FirstChildElement("skipped")) {
+      reader_.fail(testcase.GetLineNum(),
+                   "a 'run' <testcase> with <skipped>; CTest writes <skipped> only in a 'notrun' "
+                   "or 'disabled' one");
     } else if (status == "disabled") {
       result.outcome = Outcome::skip;
       result.message = "not run: disabled (the CTest property DISABLED)";

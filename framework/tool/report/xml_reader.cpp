@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <string_view>
 
 #include "io/printable.hpp"
 
@@ -242,6 +243,13 @@ std::map<std::string, std::string> XmlReader::properties(const XMLElement& testc
       const char* value = property->Attribute("value");
       if (!name || !value) {
         fail(property->GetLineNum(), "<property> needs the attributes 'name' and 'value'");
+      }
+      // polydev's fixtures record each of theirs once (GoogleTest's RecordProperty replaces an
+      // earlier value): two of one name would decide the outcome or the device by their order.
+      if (std::string_view(name).rfind("polydev_", 0) == 0 && found.count(name) != 0) {
+        fail(property->GetLineNum(), "property '" + shown(name) +
+                                         "' given twice in one <testcase>; polydev's fixtures "
+                                         "record each of theirs once");
       }
       found[name] = value;
     }

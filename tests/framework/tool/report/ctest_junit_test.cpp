@@ -331,6 +331,9 @@ TEST(ReportCTest, WhatCTestDoesNotWriteIsAnErrorWithItsLine) {
        "status 'passed' of a <testcase>; CTest writes 'run', 'fail', 'notrun' or 'disabled'"},
       {"<testcase name=\"t\" status=\"notrun\"><system-out/></testcase>\n", 11,
        "a 'notrun' <testcase> without <skipped>; CTest writes its reason there"},
+      {"<testcase name=\"t\" status=\"run\"><skipped message=\"x\"/></testcase>\n", 11,
+       "a 'run' <testcase> with <skipped>; CTest writes <skipped> only in a 'notrun' or "
+       "'disabled' one"},
       {"<testcase name=\"t\" status=\"run\">\n<Failure/></testcase>\n", 12,
        "unexpected <Failure> in <testcase>; CTest writes <failure>, <skipped>, <properties> and "
        "<system-out>"},

@@ -371,6 +371,22 @@ TEST(ReportParse, BadInputIsAnErrorWithFileAndLine) {
            "value=\"passed\"/></properties></testcase>\n" +
            tail,
        4, "property polydev_expectation_result without polydev_expectation = 'xfail'"},
+      // Two values of one polydev property: the outcome or the device would be the last one's.
+      {head +
+           "<testcase name=\"a\"><properties><property name=\"polydev_expectation\" "
+           "value=\"xfail\"/><property name=\"polydev_expectation_result\" value=\"failed\"/>\n"
+           "<property name=\"polydev_expectation_result\" value=\"passed\"/>"
+           "</properties></testcase>\n" +
+           tail,
+       5,
+       "property 'polydev_expectation_result' given twice in one <testcase>; polydev's fixtures "
+       "record each of theirs once"},
+      {head +
+           "<testcase name=\"a\"><properties><property name=\"polydev_device_key\" "
+           "value=\"opencl_a_0\"/>\n<property name=\"polydev_device_key\" value=\"opencl_b_0\"/>"
+           "</properties></testcase>\n" +
+           tail,
+       5, "property 'polydev_device_key' given twice in one <testcase>"},
   };
   for (const Case& bad : cases) {
     try {
