@@ -86,8 +86,10 @@ Backends backends_selected_on(const SelectionInputs& inputs) {
 }
 
 // Prints the selection's warnings, then each of its problems once: the backends' errors (one, of
-// POLYDEV_DEVICES or a configuration, may stand for both) and, with `failing_outcomes`, what else
-// fails the instances (POLYDEV_REQUIRE_DEVICES, malformed or unmet). Whether there was none.
+// POLYDEV_DEVICES or a configuration, may stand for both), a malformed POLYDEV_REQUIRE_DEVICES
+// (an input as wrong as a malformed selector: every instance fails with it) and, with
+// `failing_outcomes`, what else fails the instances (an unmet requirement). Whether there was
+// none.
 bool report_problems_of(const DeviceSelection& selection, bool failing_outcomes) {
   for (const std::string& warning : selection.warnings) {
     std::cerr << "polydev: warning: " << detail::printable_text(warning) << '\n';
@@ -96,7 +98,8 @@ bool report_problems_of(const DeviceSelection& selection, bool failing_outcomes)
                                        selection.overview.cuda_error};
   for (const Backend backend : {Backend::opencl, Backend::cuda}) {
     const BackendOutcome& outcome = selection.outcome(backend);
-    if (failing_outcomes && outcome.fails()) problems.push_back(outcome.message);
+    const bool malformed = outcome.problem == BackendOutcome::Problem::invalid_requirement;
+    if ((failing_outcomes && outcome.fails()) || malformed) problems.push_back(outcome.message);
   }
   std::vector<std::string> said;
   for (const std::string& problem : problems) {

@@ -100,6 +100,30 @@ TEST(DevicesCheck, SaysAMalformedRequirementOnce) {
   EXPECT_EQ(run.output.find(message), run.output.rfind(message)) << run.output;
 }
 
+// A malformed requirement fails every instance, as a malformed selector does: each form of
+// `polydev devices`, and `resource-spec`, says so and exits with status 2 (they listed the
+// devices and exited 0 before; only --check said it). An unmet one is the tests' failure, which
+// the table does not judge.
+TEST(DevicesTable, EveryFormSaysAMalformedRequirement) {
+  for (const std::vector<std::string>& arguments : std::vector<std::vector<std::string>>{
+           {"devices"}, {"devices", "--json"}, {"devices", "--explain"}, {"resource-spec"}}) {
+    std::vector<std::string> argv = {POLYDEV_TOOL};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    const ProcessResult run = polydev::test_support::run_process(
+        argv, {{"POLYDEV_REQUIRE_DEVICES", "vulkan"}, {"POLYDEV_CONFIG", ""}});
+    EXPECT_EQ(run.exit_code, 2) << arguments.back() << "\n" << run.output;
+    EXPECT_THAT(run.output, HasSubstr("polydev: POLYDEV_REQUIRE_DEVICES='vulkan': unknown backend "
+                                      "'vulkan'; expected a ',' list of 'opencl' and 'cuda'"))
+        << arguments.back();
+  }
+  const ProcessResult unmet = polydev::test_support::run_process(
+      {POLYDEV_TOOL, "devices"}, {{"POLYDEV_REQUIRE_DEVICES", "opencl"},
+                                  {"POLYDEV_CONFIG", ""},
+                                  {"OCL_ICD_VENDORS", "/nonexistent/polydev-devices-test"},
+                                  {"OCL_ICD_FILENAMES", std::nullopt}});
+  EXPECT_EQ(unmet.exit_code, 0) << unmet.output;
+}
+
 TEST(DevicesCheck, SaysARequiredBackendWithoutADevice) {
   // An ICD loader that finds no driver: OpenCL has no device, which is no error of its own.
   const ProcessResult run =
