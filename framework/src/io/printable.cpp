@@ -18,11 +18,17 @@ void append_escaped(std::string& out, unsigned char byte) {
 
 // Whether a well-formed code point may be shown as it is. C1 controls (U+0080..U+009F) matter:
 // terminals that take 8-bit controls read U+009B as CSI. The bidi embeddings, overrides and
-// isolates reorder the text after them, so that a name or a message reads other than it is.
+// isolates reorder the text after them, so that a name or a message reads other than it is; the
+// bidi marks and the invisible format characters (zero-width spaces and joiners, the word joiner,
+// a byte order mark at the start of a file) show nothing, so that two texts that differ look the
+// same.
 bool shown_raw(char32_t code_point, bool keep_lines) {
   if (keep_lines && (code_point == '\n' || code_point == '\t')) return true;
   const bool bidi_control = (code_point >= 0x202a && code_point <= 0x202e) ||
-                            (code_point >= 0x2066 && code_point <= 0x2069);
+                            (code_point >= 0x2066 && code_point <= 0x2069) || code_point == 0x061c;
+  const bool invisible = (code_point >= 0x200b && code_point <= 0x200f) ||
+                         (code_point >= 0x2060 && code_point <= 0x2064) || code_point == 0xfeff;
+  if (invisible) return false;
   // U+2028 and U+2029 break a line where a renderer (a browser, an editor) honours them.
   const bool line_separator = code_point == 0x2028 || code_point == 0x2029;
   return code_point >= 0x20 && code_point != 0x7f && !(code_point >= 0x80 && code_point <= 0x9f) &&

@@ -46,6 +46,26 @@ TEST(Printable, EscapesBidiControls) {
   EXPECT_EQ(printable("\xe2\x80\xaf"), "\xe2\x80\xaf") << "U+202F, a narrow no-break space";
 }
 
+// Characters that show nothing make two different texts look alike: a byte order mark at the
+// start of a ~/.cuda_device, a zero-width space in a device name, a bidi mark. Escaped, as the
+// controls are; a visible character of the same block stays.
+TEST(Printable, EscapesInvisibleFormatCharacters) {
+  EXPECT_EQ(quote("\xef\xbb\xbf"
+                  "0"),
+            "'\\xef\\xbb\\xbf"
+            "0'")
+      << "U+FEFF, a byte order mark";
+  EXPECT_EQ(printable("a\xe2\x80\x8b"
+                      "b"),
+            "a\\xe2\\x80\\x8b"
+            "b")
+      << "U+200B";
+  EXPECT_EQ(printable("\xe2\x80\x8f"), "\\xe2\\x80\\x8f") << "U+200F, a right-to-left mark";
+  EXPECT_EQ(printable("\xe2\x81\xa0"), "\\xe2\\x81\\xa0") << "U+2060, the word joiner";
+  EXPECT_EQ(printable("\xd8\x9c"), "\\xd8\\x9c") << "U+061C, the Arabic letter mark";
+  EXPECT_EQ(printable("\xe2\x80\x90"), "\xe2\x80\x90") << "U+2010, a hyphen";
+}
+
 TEST(Printable, OneLineEscapesLineBreaksTextKeepsThem) {
   EXPECT_EQ(printable("two\nlines\tand a tab"), "two\\x0alines\\x09and a tab");
   EXPECT_EQ(printable_text("two\nlines\tand a tab\x1b"), "two\nlines\tand a tab\\x1b");

@@ -32,10 +32,11 @@ Utf8Step decode_utf8(std::string_view text, std::size_t at);
 
 /// `text` on one line: printable UTF-8 as it is; C0 controls (line breaks and tabs included), DEL,
 /// C1 controls, the bidi embedding, override and isolate controls (U+202A..U+202E,
-/// U+2066..U+2069), the line and paragraph separators (U+2028, U+2029) and bytes that are not
-/// well-formed UTF-8 as `\xNN`, one per byte. Longer than
-/// `max_bytes`, it is cut at a character boundary and ends in "... (N bytes)". The backslash is
-/// not escaped: the result is for reading, not for parsing back.
+/// U+2066..U+2069, U+061C), the invisible format characters (U+200B..U+200F, U+2060..U+2064,
+/// U+FEFF: zero-width spaces and joiners, bidi marks, a byte order mark), the line and paragraph
+/// separators (U+2028, U+2029) and bytes that are not well-formed UTF-8 as `\xNN`, one per byte.
+/// Longer than `max_bytes`, it is cut at a character boundary and ends in "... (N bytes)". The
+/// backslash is not escaped: the result is for reading, not for parsing back.
 std::string printable(std::string_view text, std::size_t max_bytes = kQuoteLimit);
 
 /// How many bytes of a value an error message quotes (a selector, a line of a file).
