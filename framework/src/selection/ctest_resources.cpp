@@ -109,7 +109,7 @@ std::optional<std::vector<std::string>> ctest_allocated_device_keys(
       !std::all_of(count_text->begin(), count_text->end(),
                    [](unsigned char c) { return std::isdigit(c); })) {
     throw selection_error("CTEST_RESOURCE_GROUP_COUNT=" + detail::quote(*count_text) +
-                          " is not a group count; CTest sets a non-negative number");
+                          " is not a group count; CTest sets a number from 0 to 999999");
   }
   count = std::stoul(*count_text);
   // CTest sets a count of 0 in every test without RESOURCE_GROUPS once a spec is given (host tests,

@@ -352,8 +352,8 @@ class TermParser {
 
   std::uint64_t parse_size(std::string_view value) const {
     const std::string accepted =
-        "expected a number with an optional binary unit K, M, G or T (also KiB, MiB, GiB, TiB; "
-        "none means bytes), e.g. mem>=16G or mem>=1.5T";
+        "expected a number (at most 6 decimals) with an optional binary unit K, M, G or T (also "
+        "KiB, MiB, GiB, TiB; none means bytes), e.g. mem>=16G or mem>=1.5T";
     std::size_t end = 0;
     while (end < value.size() &&
            (std::isdigit(static_cast<unsigned char>(value[end])) != 0 || value[end] == '.')) {
@@ -419,8 +419,8 @@ class TermParser {
     const auto count = term.op == Operator::equal ? small_number(value) : std::nullopt;
     if (!count || *count == 0) {
       fail(
-          "'max' takes '=' and a count from 1, e.g. max=2 (the clause takes its first 2 "
-          "devices)");
+          "'max' takes '=' and a count from 1 to 999999999, e.g. max=2 (the clause takes its "
+          "first 2 devices)");
     }
     if (max) fail("a second 'max' in one clause; give each clause at most one");
     max = static_cast<std::size_t>(*count);

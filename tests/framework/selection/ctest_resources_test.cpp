@@ -92,6 +92,9 @@ TEST(CTestAllocation, InconsistentVariablesAreSelectionErrors) {
       {{{"CTEST_RESOURCE_GROUP_COUNT", "two"}}, "CTEST_RESOURCE_GROUP_COUNT='two' is not"},
       {{{"CTEST_RESOURCE_GROUP_COUNT", ""}}, "CTEST_RESOURCE_GROUP_COUNT='' is not"},
       {{{"CTEST_RESOURCE_GROUP_COUNT", "-1"}}, "is not a group count"},
+      {{{"CTEST_RESOURCE_GROUP_COUNT", "1000000"}},
+       "CTEST_RESOURCE_GROUP_COUNT='1000000' is not a group count; CTest sets a number from 0 to "
+       "999999"},
       {{{"CTEST_RESOURCE_GROUP_COUNT", "1"}}, "CTEST_RESOURCE_GROUP_0 is not set"},
       {{{"CTEST_RESOURCE_GROUP_COUNT", "1"}, {"CTEST_RESOURCE_GROUP_0", "cuda_x"}},
        "CTEST_RESOURCE_GROUP_0_CUDA_X is not set"},

@@ -346,8 +346,8 @@ TEST(DevicesSelectorErrors, MemorySizes) {
                         "1000 or 1024; write the binary unit, e.g. mem>=16G"));
   EXPECT_THAT(parse_error("mem>=16X"), HasSubstr("'16X' has an unknown unit 'x'"));
   EXPECT_THAT(parse_error("mem>=G"),
-              HasSubstr("'G' is not a memory size; expected a number with an optional binary "
-                        "unit K, M, G or T"));
+              HasSubstr("'G' is not a memory size; expected a number (at most 6 decimals) with "
+                        "an optional binary unit K, M, G or T"));
   EXPECT_THAT(parse_error("mem>=1.2.3G"), HasSubstr("'1.2.3G' is not a memory size"));
   EXPECT_THAT(parse_error("mem>=1.9999999T"), HasSubstr("'1.9999999T' is not a memory size"))
       << "at most 6 digits after the point";
@@ -362,7 +362,8 @@ TEST(DevicesSelectorErrors, MemorySizes) {
 
 TEST(DevicesSelectorErrors, Limits) {
   for (const char* text : {"max=0", "max=x", "max>=2", "max", "max=-1", "max=1234567890"}) {
-    EXPECT_THAT(parse_error(text), HasSubstr("'max' takes '=' and a count from 1, e.g. max=2"))
+    EXPECT_THAT(parse_error(text),
+                HasSubstr("'max' takes '=' and a count from 1 to 999999999, e.g. max=2"))
         << text;
   }
   EXPECT_THAT(parse_error("!max=1"), HasSubstr("'max' cannot be negated"));
